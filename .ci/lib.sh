@@ -1,0 +1,35 @@
+# Shared by the project's commands: make the virtual environment and install into it.
+# Sourced, not run. Works from a fresh clone with only python3 (3.11+) on the machine.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${VENV:-$ROOT/.venv}"
+
+ensure_venv() {
+    # $1: the extras to install ("" or "test").
+    local extras="${1:-}" stamp="$VENV/.installed-${1:-base}"
+    if [ ! -x "$VENV/bin/python" ]; then
+        echo "==> creating virtual environment in $VENV"
+        python3 -m venv "$VENV"
+    fi
+    if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+        echo "==> installing crescent-race${extras:+[$extras]}"
+        "$VENV/bin/python" -m pip install -q --upgrade pip
+        "$VENV/bin/python" -m pip install -q -e "$ROOT${extras:+[$extras]}"
+        touch "$stamp"
+    fi
+}
+
+apt_install() {
+    # Install Debian packages when their command is missing (needs root, as in CI).
+    local missing=()
+    for pair in "$@"; do
+        local cmd="${pair%%:*}" pkg="${pair##*:}"
+        command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "==> installing ${missing[*]} from Debian's packages"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,3 @@
+from race.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of ``python -m race``; see :mod:`race.cli`."""

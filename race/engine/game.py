@@ -1,0 +1,427 @@
+"""The game: a Crescent position, its legal moves, play, undo, hint and serialisation.
+
+>>> game = Game.deal(42, "hard")
+>>> game.shuffles_left
+3
+>>> move = game.hint()
+>>> game.play(move) is move
+True
+>>> game.undo() == move
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import CARDS, SUITS, Card, InvalidCard
+from .deal import deal_piles, seed_state
+from .moves import (
+    FOUNDATION_TO_FOUNDATION,
+    FOUNDATIONS,
+    GIVE_BACK,
+    GIVE_BACK_MOVES,
+    PILE_COUNT,
+    PILE_MOVES,
+    PILE_TO_PILE,
+    SHUFFLE,
+    SHUFFLE_MOVE,
+    TO_FOUNDATION,
+    TO_FOUNDATION_MOVES,
+    IllegalMove,
+    InvalidMove,
+    Move,
+)
+
+DIFFICULTIES: dict[str, int] = {"easy": 9, "medium": 6, "hard": 3}
+TOTAL_CARDS = 104
+FORMAT = 1
+
+# Pile-neighbour cards, with the A-K wrap: _UP[c] is the card one rank above c in its suit.
+_UP = [s * 13 + (r + 1) % 13 for s in range(4) for r in range(13)]
+_DOWN = [s * 13 + (r - 1) % 13 for s in range(4) for r in range(13)]
+
+
+def _check_difficulty(difficulty: object) -> int:
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be 'easy', 'medium' or 'hard', got {difficulty!r}")
+    return DIFFICULTIES[difficulty]
+
+
+def _fnd_need(f: int, n: int) -> int:
+    """The card (index) foundation ``f`` with ``n`` cards accepts next, or -1 when full."""
+    if n >= 13:
+        return -1
+    suit = f & 3
+    return suit * 13 + (n if f < 4 else 12 - n)
+
+
+def _fnd_top(f: int, n: int) -> int:
+    """The top card (index) of foundation ``f`` holding ``n`` cards."""
+    suit = f & 3
+    return suit * 13 + (n - 1 if f < 4 else 13 - n)
+
+
+class Game:
+    """A Crescent game in progress. Create one with :meth:`Game.deal` or :meth:`Game.from_dict`.
+
+    Internally cards are indexes 0-51 (:attr:`Card.index`) and a foundation is just its card
+    count, since its cards follow from its base. The public properties build :class:`Card`
+    values; the solver and other hot loops may use the ``_``-prefixed state directly.
+    """
+
+    __slots__ = ("_fnd", "_piles", "difficulty", "move_stack", "seed", "shuffles_left")
+
+    def __init__(self, seed: int | str, difficulty: str = "medium") -> None:
+        seed_state(seed)
+        self.seed = seed
+        self.difficulty = difficulty
+        allowance = _check_difficulty(difficulty)
+        self._piles: list[list[int]] = [list(p) for p in deal_piles(seed)]
+        self._fnd: list[int] = [1] * 8
+        self.shuffles_left: int = allowance
+        self.move_stack: list[Move] = []
+
+    @classmethod
+    def deal(cls, seed: int | str, difficulty: str = "medium") -> Game:
+        """A new game of deal ``seed`` with the shuffle allowance of ``difficulty``.
+
+        ``seed`` is a deal number (an int from 0 to 2**64-1) or a text seed; ``difficulty`` is
+        ``"easy"`` (9 shuffles), ``"medium"`` (6) or ``"hard"`` (3).
+        """
+        return cls(seed, difficulty)
+
+    # -- the position ---------------------------------------------------------------
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """The 16 piles, each bottom to top (the last card is the top)."""
+        return tuple(tuple(CARDS[c] for c in pile) for pile in self._piles)
+
+    @property
+    def foundations(self) -> dict[str, tuple[Card, ...]]:
+        """Each foundation key mapped to its cards, base first."""
+        out = {}
+        for f, key in enumerate(FOUNDATIONS):
+            n, suit = self._fnd[f], f & 3
+            ranks = range(1, n + 1) if f < 4 else range(13, 13 - n, -1)
+            out[key] = tuple(CARDS[suit * 13 + r - 1] for r in ranks)
+        return out
+
+    @property
+    def allowance(self) -> int:
+        """The difficulty's full shuffle allowance."""
+        return DIFFICULTIES[self.difficulty]
+
+    @property
+    def cards_on_foundations(self) -> int:
+        """8 at the deal, 104 when won."""
+        return sum(self._fnd)
+
+    @property
+    def is_won(self) -> bool:
+        return sum(self._fnd) == TOTAL_CARDS
+
+    @property
+    def is_stuck(self) -> bool:
+        """No pile or foundation move is legal and no shuffle is left (and not won)."""
+        return not self.is_won and self.shuffles_left == 0 and not self._any_card_move()
+
+    # -- moves ----------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order.
+
+        Foundation plays (by pile, then foundation in ``uS uH uD uC dS dH dD dC`` order), then
+        pile-to-pile moves (by source pile, then target pile), then give-backs (by foundation,
+        then target pile), then the shuffle.
+        """
+        if sum(self._fnd) == TOTAL_CARDS:
+            return []
+        piles, fnd = self._piles, self._fnd
+        needs = [_fnd_need(f, fnd[f]) for f in range(8)]
+        by_top: dict[int, list[int]] = {}
+        tops = []
+        for p in range(PILE_COUNT):
+            pile = piles[p]
+            if pile:
+                c = pile[-1]
+                tops.append((p, c))
+                by_top.setdefault(c, []).append(p)
+        moves: list[Move] = []
+        for p, c in tops:
+            for f in range(8):
+                if needs[f] == c:
+                    moves.append(TO_FOUNDATION_MOVES[p][f])
+        for p, c in tops:
+            targets = by_top.get(_UP[c], []) + by_top.get(_DOWN[c], [])
+            if targets:
+                row = PILE_MOVES[p]
+                moves.extend(row[q] for q in sorted(targets))
+        for f in range(8):
+            n = fnd[f]
+            if n > 1:
+                c = _fnd_top(f, n)
+                targets = by_top.get(_UP[c], []) + by_top.get(_DOWN[c], [])
+                if targets:
+                    row = GIVE_BACK_MOVES[f]
+                    moves.extend(row[q] for q in sorted(targets))
+        if self.shuffles_left > 0:
+            moves.append(SHUFFLE_MOVE)
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here."""
+        return self._illegal_reason(move) is None
+
+    def play(self, move: Move | str) -> Move:
+        """Play ``move`` (a :class:`Move` or its text) and return it.
+
+        Raises :class:`InvalidMove` for malformed text and :class:`IllegalMove` for a move the
+        rules refuse here; either way the game is unchanged.
+        """
+        if type(move) is str:
+            move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise InvalidMove(f"invalid move: {move!r} (expected a Move or its text)")
+        reason = self._illegal_reason(move)
+        if reason is not None:
+            raise IllegalMove(f"illegal move {move}: {reason}")
+        self._apply(move)
+        self.move_stack.append(move)
+        return move
+
+    def push(self, move: Move) -> None:
+        """Play ``move`` without checking it. For search code that only plays legal moves."""
+        self._apply(move)
+        self.move_stack.append(move)
+
+    def undo(self) -> Move:
+        """Take back the last move (a shuffle gives its allowance back) and return it."""
+        if not self.move_stack:
+            raise IllegalMove("nothing to undo: no move has been made since the deal or restart")
+        move = self.move_stack.pop()
+        kind, a, b = move._kind, move._a, move._b
+        piles, fnd = self._piles, self._fnd
+        if kind == TO_FOUNDATION:
+            piles[a].append(_fnd_top(b, fnd[b]))
+            fnd[b] -= 1
+        elif kind == PILE_TO_PILE:
+            piles[a].append(piles[b].pop())
+        elif kind == GIVE_BACK:
+            piles[b].pop()
+            fnd[a] += 1
+        else:
+            for pile in piles:
+                if len(pile) > 1:
+                    pile.insert(0, pile.pop())
+            self.shuffles_left += 1
+        return move
+
+    def restart(self) -> None:
+        """Back to the deal with the full shuffle allowance; the move history is cleared."""
+        self._piles = [list(p) for p in deal_piles(self.seed)]
+        self._fnd = [1] * 8
+        self.shuffles_left = self.allowance
+        self.move_stack.clear()
+
+    def hint(self) -> Move | None:
+        """A suggested move, or ``None`` when no move is legal (won or stuck).
+
+        The rule book's priority: a foundation play; else a pile-to-pile move whose source
+        pile then shows a card some foundation accepts; else the shuffle; else any legal move.
+        Within each group the first in :meth:`legal_moves` order is chosen.
+        """
+        moves = self.legal_moves()
+        if not moves:
+            return None
+        if moves[0]._kind == TO_FOUNDATION:
+            return moves[0]
+        needs = {_fnd_need(f, self._fnd[f]) for f in range(8)}
+        for m in moves:
+            if m._kind == PILE_TO_PILE:
+                pile = self._piles[m._a]
+                if len(pile) > 1 and pile[-2] in needs:
+                    return m
+        if moves[-1]._kind == SHUFFLE:
+            return moves[-1]
+        return moves[0]
+
+    # -- internals ------------------------------------------------------------------
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, or ``None`` when it is legal."""
+        fnd = self._fnd
+        if sum(fnd) == TOTAL_CARDS:
+            return "the game is won"
+        kind, a, b = move._kind, move._a, move._b
+        piles = self._piles
+        if kind == TO_FOUNDATION:
+            pile = piles[a]
+            if not pile:
+                return f"pile {a} is empty"
+            need = _fnd_need(b, fnd[b])
+            if need < 0:
+                return f"foundation {FOUNDATIONS[b]} is complete"
+            if pile[-1] != need:
+                return f"{FOUNDATIONS[b]} needs {CARDS[need]}, pile {a} shows {CARDS[pile[-1]]}"
+            return None
+        if kind == PILE_TO_PILE:
+            if a == b:
+                return "a card cannot move onto its own pile"
+            src, dst = piles[a], piles[b]
+            if not src:
+                return f"pile {a} is empty"
+            if not dst:
+                return f"pile {b} is empty, and empty piles stay empty"
+            if dst[-1] != _UP[src[-1]] and dst[-1] != _DOWN[src[-1]]:
+                return f"{CARDS[src[-1]]} does not fit on {CARDS[dst[-1]]} (same suit, one rank apart)"
+            return None
+        if kind == GIVE_BACK:
+            n = fnd[a]
+            if n <= 1:
+                return f"foundation {FOUNDATIONS[a]} holds only its base card, which never moves"
+            dst = piles[b]
+            if not dst:
+                return f"pile {b} is empty, and empty piles stay empty"
+            c = _fnd_top(a, n)
+            if dst[-1] != _UP[c] and dst[-1] != _DOWN[c]:
+                return f"{CARDS[c]} does not fit on {CARDS[dst[-1]]} (same suit, one rank apart)"
+            return None
+        if kind == SHUFFLE:
+            return None if self.shuffles_left > 0 else "no shuffles left"
+        assert kind == FOUNDATION_TO_FOUNDATION
+        return "cards never move from one foundation to another"
+
+    def _apply(self, move: Move) -> None:
+        kind, a, b = move._kind, move._a, move._b
+        piles, fnd = self._piles, self._fnd
+        if kind == TO_FOUNDATION:
+            piles[a].pop()
+            fnd[b] += 1
+        elif kind == PILE_TO_PILE:
+            piles[b].append(piles[a].pop())
+        elif kind == GIVE_BACK:
+            piles[b].append(_fnd_top(a, fnd[a]))
+            fnd[a] -= 1
+        else:
+            for pile in piles:
+                if len(pile) > 1:
+                    pile.append(pile.pop(0))
+            self.shuffles_left -= 1
+
+    def _any_card_move(self) -> bool:
+        moves = self.legal_moves()
+        return bool(moves) and moves[0]._kind != SHUFFLE
+
+    # -- copying, comparing, serialising ---------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent copy, history included."""
+        other = Game.__new__(Game)
+        other.seed, other.difficulty = self.seed, self.difficulty
+        other._piles = [list(p) for p in self._piles]
+        other._fnd = list(self._fnd)
+        other.shuffles_left = self.shuffles_left
+        other.move_stack = list(self.move_stack)
+        return other
+
+    def position_key(self) -> tuple[Any, ...]:
+        """What defines the position (not the history): equal keys, equal futures."""
+        return (tuple(map(tuple, self._piles)), tuple(self._fnd), self.shuffles_left)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (
+            self.seed == other.seed
+            and type(self.seed) is type(other.seed)
+            and self.difficulty == other.difficulty
+            and self.position_key() == other.position_key()
+            and self.move_stack == other.move_stack
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game seed={self.seed!r} difficulty={self.difficulty!r} "
+            f"foundations={self.cards_on_foundations}/104 shuffles_left={self.shuffles_left}>"
+        )
+
+    def __str__(self) -> str:
+        lines = [f"Deal {self.seed!r} ({self.difficulty}), shuffles left: {self.shuffles_left}"]
+        fnd = self.foundations
+        lines.append("Foundations: " + "  ".join(f"{k}:{fnd[k][-1]}({len(fnd[k])})" for k in FOUNDATIONS))
+        for p, pile in enumerate(self.piles):
+            lines.append(f"p{p:<3}" + " ".join(str(c) for c in pile))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict; :meth:`from_dict` restores exactly this game, history included."""
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "piles": [[str(CARDS[c]) for c in pile] for pile in self._piles],
+            "foundations": {k: self._fnd[f] for f, k in enumerate(FOUNDATIONS)},
+            "shuffles_left": self.shuffles_left,
+            "history": [str(m) for m in self.move_stack],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_dict` output, checking that it is a real position.
+
+        Raises ``ValueError`` if the data is malformed or breaks an invariant (104 cards, two
+        of each; foundation counts 1-13; shuffles and history consistent with the allowance).
+        """
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise ValueError(f"not a saved game of format {FORMAT}")
+        game = cls(data.get("seed"), data.get("difficulty"))  # type: ignore[arg-type]
+        piles = data.get("piles")
+        if not isinstance(piles, Sequence) or len(piles) != PILE_COUNT:
+            raise ValueError("saved game needs 16 piles")
+        try:
+            game._piles = [[Card.parse(t).index for t in pile] for pile in piles]
+        except (InvalidCard, TypeError) as exc:
+            raise ValueError(f"saved game has a bad card: {exc}") from None
+        fnd = data.get("foundations")
+        if not isinstance(fnd, Mapping) or set(fnd) != set(FOUNDATIONS):
+            raise ValueError(f"saved game needs the foundations {' '.join(FOUNDATIONS)}")
+        counts = [fnd[k] for k in FOUNDATIONS]
+        if any(type(n) is not int or not 1 <= n <= 13 for n in counts):
+            raise ValueError("foundation counts must be 1-13")
+        game._fnd = counts
+        shuffles = data.get("shuffles_left")
+        if type(shuffles) is not int or not 0 <= shuffles <= game.allowance:
+            raise ValueError(f"shuffles_left must be 0-{game.allowance}")
+        game.shuffles_left = shuffles
+        history = data.get("history")
+        if not isinstance(history, Sequence) or isinstance(history, str):
+            raise ValueError("history must be a list of moves")
+        game.move_stack = [Move.parse(t) for t in history]
+        if sum(m.is_shuffle for m in game.move_stack) != game.allowance - shuffles:
+            raise ValueError("history and shuffles_left disagree")
+        _check_cards(game)
+        return game
+
+
+def _check_cards(game: Game) -> None:
+    seen = [0] * 52
+    for pile in game._piles:
+        for c in pile:
+            seen[c] += 1
+    for f, n in enumerate(game._fnd):
+        suit = f & 3
+        for r in range(n):
+            seen[suit * 13 + (r if f < 4 else 12 - r)] += 1
+    if any(n != 2 for n in seen):
+        bad = [str(CARDS[c]) for c, n in enumerate(seen) if n != 2]
+        raise ValueError(f"saved game must hold two of every card; wrong count for {' '.join(bad)}")
+
+
+def suit_of(card: int) -> str:
+    """The suit letter of a card index."""
+    return SUITS[card // 13]
