@@ -30,7 +30,7 @@ class Card:
     def __post_init__(self) -> None:
         if type(self.rank) is not int or not 1 <= self.rank <= 13:
             raise InvalidCard(f"card rank must be 1-13, got {self.rank!r}")
-        if self.suit not in SUITS or len(self.suit) != 1:
+        if not isinstance(self.suit, str) or len(self.suit) != 1 or self.suit not in SUITS:
             raise InvalidCard(f"card suit must be one of S H D C, got {self.suit!r}")
 
     @classmethod

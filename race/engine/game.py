@@ -202,21 +202,7 @@ class Game:
         if not self.move_stack:
             raise IllegalMove("nothing to undo: no move has been made since the deal or restart")
         move = self.move_stack.pop()
-        kind, a, b = move._kind, move._a, move._b
-        piles, fnd = self._piles, self._fnd
-        if kind == TO_FOUNDATION:
-            piles[a].append(_fnd_top(b, fnd[b]))
-            fnd[b] -= 1
-        elif kind == PILE_TO_PILE:
-            piles[a].append(piles[b].pop())
-        elif kind == GIVE_BACK:
-            piles[b].pop()
-            fnd[a] += 1
-        else:
-            for pile in piles:
-                if len(pile) > 1:
-                    pile.insert(0, pile.pop())
-            self.shuffles_left += 1
+        self._unapply(move)
         return move
 
     def restart(self) -> None:
@@ -311,6 +297,23 @@ class Game:
                     pile.append(pile.pop(0))
             self.shuffles_left -= 1
 
+    def _unapply(self, move: Move) -> None:
+        kind, a, b = move._kind, move._a, move._b
+        piles, fnd = self._piles, self._fnd
+        if kind == TO_FOUNDATION:
+            piles[a].append(_fnd_top(b, fnd[b]))
+            fnd[b] -= 1
+        elif kind == PILE_TO_PILE:
+            piles[a].append(piles[b].pop())
+        elif kind == GIVE_BACK:
+            piles[b].pop()
+            fnd[a] += 1
+        else:
+            for pile in piles:
+                if len(pile) > 1:
+                    pile.insert(0, pile.pop())
+            self.shuffles_left += 1
+
     def _any_card_move(self) -> bool:
         moves = self.legal_moves()
         return bool(moves) and moves[0]._kind != SHUFFLE
@@ -377,7 +380,7 @@ class Game:
         Raises ``ValueError`` if the data is malformed or breaks an invariant (104 cards, two
         of each; foundation counts 1-13; shuffles and history consistent with the allowance).
         """
-        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        if not isinstance(data, Mapping) or type(data.get("format")) is not int or data["format"] != FORMAT:
             raise ValueError(f"not a saved game of format {FORMAT}")
         game = cls(data.get("seed"), data.get("difficulty"))  # type: ignore[arg-type]
         piles = data.get("piles")
@@ -405,6 +408,7 @@ class Game:
         if sum(m.is_shuffle for m in game.move_stack) != game.allowance - shuffles:
             raise ValueError("history and shuffles_left disagree")
         _check_cards(game)
+        _check_history(game)
         return game
 
 
@@ -420,6 +424,39 @@ def _check_cards(game: Game) -> None:
     if any(n != 2 for n in seen):
         bad = [str(CARDS[c]) for c, n in enumerate(seen) if n != 2]
         raise ValueError(f"saved game must hold two of every card; wrong count for {' '.join(bad)}")
+
+
+def _check_history(game: Game) -> None:
+    """Check that every move of the history was legal where it was played.
+
+    The history is unwound from the stored position, last move first: each move must be one
+    that :meth:`Game.undo` can take back, and replaying it from the position before it must be
+    legal and give back the position after it. Otherwise :meth:`Game.undo` would build an
+    impossible position from a corrupted save.
+    """
+    probe = game.copy()
+    piles, fnd = probe._piles, probe._fnd
+    for i in range(len(probe.move_stack) - 1, -1, -1):
+        move = probe.move_stack[i]
+        kind, a, b = move._kind, move._a, move._b
+        after = probe.position_key()
+        if kind == TO_FOUNDATION:
+            undoable = fnd[b] > 1
+        elif kind == PILE_TO_PILE:
+            undoable = a != b and len(piles[b]) > 0
+        elif kind == GIVE_BACK:
+            undoable = fnd[a] < 13 and len(piles[b]) > 0 and piles[b][-1] == _fnd_need(a, fnd[a])
+        else:
+            undoable = kind == SHUFFLE
+        if undoable:
+            probe.undo()
+            undoable = probe.is_legal(move)
+            if undoable:
+                probe._apply(move)
+                undoable = probe.position_key() == after
+                probe._unapply(move)
+        if not undoable:
+            raise ValueError(f"history move {i + 1} ({move}) is not a legal move in its position")
 
 
 def suit_of(card: int) -> str:
