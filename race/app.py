@@ -1,0 +1,109 @@
+"""The web app, and the one place where it is wired together: settings -> store -> hub ->
+service -> routes. ``create_app()`` reads the environment; tests pass their own settings."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from race import protocol as p
+from race.connection import Connection
+from race.hub import Hub
+from race.service import RaceService
+from race.settings import Settings
+from race.store import StoreUnavailable, open_store
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+    store = open_store(settings.store_url, ttl=settings.room_ttl)
+    hub = Hub(store)
+    service = RaceService(store, countdown_ms=int(settings.countdown_seconds * 1000))
+    service.on_deadline = lambda room, at: hub.schedule(
+        room, (at - service.clock()) / 1000 + 0.05, at, service.end_if_done
+    )
+    per_ip: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.connect()
+        await hub.start()
+        log.info("store: %s", settings.store_url.split("@")[-1])
+        yield
+        await hub.stop()
+        await store.close()
+
+    def origin_ok(ws: WebSocket) -> bool:
+        origin = ws.headers.get("origin")
+        if origin is None:
+            return True  # not a browser: bots and tools
+        if settings.allowed_origins:
+            return origin in settings.allowed_origins
+        return urlsplit(origin).netloc == ws.headers.get("host")
+
+    async def websocket(ws: WebSocket) -> None:
+        ip = ws.client.host if ws.client else "?"
+        await ws.accept()
+        if not origin_ok(ws):
+            await ws.send_text(p.encode(p.error("bad_origin", "connections from this page's origin are not allowed")))
+            await ws.close(code=1008)
+            return
+        if per_ip.get(ip, 0) >= settings.max_connections_per_ip:
+            await ws.send_text(p.encode(p.error("too_many_connections", "too many connections from your address")))
+            await ws.close(code=1008)
+            return
+        per_ip[ip] = per_ip.get(ip, 0) + 1
+        try:
+            greeting = {
+                "type": "hello",
+                "protocol": p.PROTOCOL_VERSION,
+                "server_time": service.clock(),
+                "max_message_bytes": p.MAX_MESSAGE_BYTES,
+            }
+            await Connection(ws, hub, service, settings).run(greeting)
+        finally:
+            per_ip[ip] -= 1
+            if not per_ip[ip]:
+                del per_ip[ip]
+
+    async def healthz(request: Request) -> Response:
+        try:
+            await store.ping()
+        except StoreUnavailable as exc:
+            return JSONResponse({"status": "unavailable", "detail": str(exc).split(":")[0]}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
+    async def rooms(request: Request) -> Response:
+        try:
+            return JSONResponse({"rooms": await service.live_rooms()})
+        except StoreUnavailable:
+            return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
+
+    routes: list[Route | WebSocketRoute | Mount] = [
+        WebSocketRoute("/ws", websocket),
+        Route("/healthz", healthz),
+        Route("/api/rooms", rooms),
+    ]
+    index = settings.web_dir / "index.html"
+    if index.exists():
+
+        async def page(request: Request) -> Response:
+            return FileResponse(index)
+
+        routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
+        routes.append(Mount("/", StaticFiles(directory=settings.web_dir, html=True)))
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
+    return app

@@ -1,0 +1,160 @@
+"""One websocket client: receive, limit, decode, hand to the service, send replies.
+
+Outgoing messages go through a bounded queue drained by a sender task, so a client that
+stops reading only fills its own queue; when that overflows the client is disconnected
+(it can reconnect and resync) instead of slowing anyone else down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from race import protocol as p
+from race.hub import Hub
+from race.protocol import ProtocolError
+from race.rooms import normalise_code
+from race.service import RaceService, Session
+from race.settings import Settings
+from race.store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+_CLOSE = object()
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, hub: Hub, service: RaceService, settings: Settings) -> None:
+        self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
+        self.id = secrets.token_hex(8)
+        self.session = Session(self.id)
+        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.refused = 0
+        self.closing = False
+
+    @property
+    def seat(self) -> str | None:
+        return self.session.seat
+
+    # -- the hub's side ------------------------------------------------------------
+
+    def deliver(self, message: str) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            log.info("connection %s is not reading; disconnecting it", self.id)
+            self.kick(1013, "too many unread messages; reconnect to resync")
+
+    def kick(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait((_CLOSE, code, reason))
+
+    def resync(self) -> None:
+        if self.session.room is not None:
+            self.deliver(p.encode({"type": "resync", "message": "some updates were lost; resume to resync"}))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.deliver(p.encode(message))
+
+    # -- the socket's side ---------------------------------------------------------
+
+    async def run(self, greeting: dict[str, Any]) -> None:
+        sender = asyncio.create_task(self._sender())
+        self.send(greeting)
+        try:
+            while not self.closing:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await self._on_message(raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.session.room is not None:
+                await self.hub.leave(self.session.room, self)
+            if not self.closing:
+                sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple) and item and item[0] is _CLOSE:
+                    await self.ws.close(code=item[1], reason=item[2])
+                    return
+                await self.ws.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closing = True
+
+    async def _on_message(self, raw: str | bytes) -> None:
+        if not self.bucket.take():
+            self.refused += 1
+            if self.refused > 4 * self.settings.rate_burst:
+                self.kick(1008, "too many messages")
+            else:
+                self.send(p.error("rate_limited", "too many messages; slow down (this one was ignored)"))
+            return
+        self.refused = 0
+        try:
+            msg = p.decode(raw)
+            await self._dispatch(msg)
+        except ProtocolError as exc:
+            self.send(p.error(exc.code, exc.message, **exc.extra))
+        except StoreUnavailable:
+            log.warning("store unavailable while handling a message")
+            self.send(p.error("unavailable", "the service is temporarily unavailable; nothing was changed, try again"))
+        except Exception:
+            log.exception("error while handling a %s message", type(msg).__name__ if "msg" in locals() else "?")
+            self.send(p.error("internal", "internal error while handling your message"))
+
+    async def _dispatch(self, msg: p.ClientMessage) -> None:
+        room = getattr(msg, "room", None)
+        joining = isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None
+        if joining:
+            # Subscribe first, so no broadcast falls between the snapshot and the stream.
+            room = normalise_code(room)
+            await self.hub.join(room, self)
+        try:
+            replies = await self.service.handle(self.session, msg)
+        except BaseException:
+            if joining and self.session.room is None:
+                await self.hub.leave(room, self)
+            raise
+        if isinstance(msg, p.Create):
+            assert self.session.room is not None
+            await self.hub.join(self.session.room, self)
+        for reply in replies:
+            self.send(reply)

@@ -1,0 +1,121 @@
+"""This process's fan-out: one store subscription per room with local connections.
+
+Messages published on a room's channel (by any process) arrive through
+:meth:`Store.messages` and are handed to each local connection of that room without
+waiting on any of them, so one slow client never holds up the others. Messages whose type
+starts with ``_`` are control messages between processes and never reach clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from race.store import Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class Member(Protocol):
+    """A local connection as the hub sees it."""
+
+    id: str
+    seat: str | None
+
+    def deliver(self, message: str) -> None: ...
+
+    def kick(self, code: int, reason: str) -> None: ...
+
+    def resync(self) -> None: ...
+
+
+class Hub:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rooms: dict[str, set[Member]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._pump(), name="hub-pump")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        for _, handle in self._timers.values():
+            handle.cancel()
+
+    async def join(self, room: str, member: Member) -> None:
+        async with self._lock:
+            members = self.rooms.get(room)
+            if members is None:
+                await self.store.subscribe(room)
+                members = self.rooms[room] = set()
+            members.add(member)
+
+    async def leave(self, room: str, member: Member) -> None:
+        async with self._lock:
+            members = self.rooms.get(room)
+            if members is None:
+                return
+            members.discard(member)
+            if not members:
+                del self.rooms[room]
+                try:
+                    await self.store.unsubscribe(room)
+                except StoreUnavailable:
+                    log.warning("could not unsubscribe from room %s: store unavailable", room)
+
+    def schedule(self, room: str, delay_s: float, at: int, action: Callable[[str], Awaitable[object]]) -> None:
+        """Run ``action(room)`` after ``delay_s`` seconds (once per room and deadline ``at``)."""
+        current = self._timers.get(room)
+        if current is not None and current[0] == at:
+            return
+        if current is not None:
+            current[1].cancel()
+
+        def fire() -> None:
+            self._timers.pop(room, None)
+            task = asyncio.create_task(action(room))
+            task.add_done_callback(_log_failure)
+
+        self._timers[room] = (at, asyncio.get_running_loop().call_later(max(delay_s, 0), fire))
+
+    async def _pump(self) -> None:
+        while True:
+            try:
+                async for room, message in self.store.messages():
+                    self._dispatch(room, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the broadcast pump failed; restarting it")
+
+    def _dispatch(self, room: str, message: str) -> None:
+        if room == "*":  # the store lost messages during an outage: everyone resyncs
+            for members in self.rooms.values():
+                for m in list(members):
+                    m.resync()
+            return
+        members = self.rooms.get(room)
+        if not members:
+            return
+        if message.startswith('{"type":"_'):
+            control = json.loads(message)
+            if control.get("type") == "_replace":
+                for m in list(members):
+                    if m.seat == control["seat"] and m.id != control["conn"]:
+                        m.kick(4001, "this seat was opened in another window")
+            return
+        for m in list(members):
+            m.deliver(message)
+
+
+def _log_failure(task: asyncio.Task[object]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("scheduled room task failed: %s", task.exception())

@@ -1,0 +1,167 @@
+"""The wire protocol: one JSON object per websocket message, each with a ``type``.
+
+Client messages are decoded into the typed structs below (a schema per message); anything
+that does not fit raises :class:`ProtocolError` with a code and a clear message, and is
+answered with ``{"type": "error", "code": ..., "message": ...}``. Server messages are built
+by the functions at the bottom. ``docs/protocol.md`` documents every message with examples.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+NAME_MAX = 20
+
+Difficulty = Annotated[str, msgspec.Meta(pattern="^(easy|medium|hard)$")]
+RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Name = Annotated[str, msgspec.Meta(max_length=100)]
+MoveText = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+Version = Annotated[int, msgspec.Meta(ge=0)]
+ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; ``code`` is machine-readable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+    pass
+
+
+class Create(_Msg, tag="create"):
+    """Create a room and take its first seat as the host."""
+
+    name: Name
+    difficulty: Difficulty = "medium"
+    deal: DealNumber | None = None
+    time_limit: TimeLimit | None = None
+    listed: bool = True
+
+
+class Join(_Msg, tag="join"):
+    """Take a new seat in a room's lobby."""
+
+    room: RoomCode
+    name: Name
+
+
+class Resume(_Msg, tag="resume"):
+    """Come back to one's seat with its secret token; ``version`` is the last state seen."""
+
+    room: RoomCode
+    token: Token
+    version: Version | None = None
+
+
+class Watch(_Msg, tag="watch"):
+    """Spectate a room."""
+
+    room: RoomCode
+
+
+class Ready(_Msg, tag="ready"):
+    ready: bool = True
+
+
+class Start(_Msg, tag="start"):
+    pass
+
+
+class Play(_Msg, tag="move"):
+    """Play a move (engine notation) on the state with ``version``."""
+
+    move: MoveText
+    version: Version
+    id: ClientId | None = None
+
+
+class Undo(_Msg, tag="undo"):
+    version: Version
+    id: ClientId | None = None
+
+
+class Restart(_Msg, tag="restart"):
+    version: Version
+    id: ClientId | None = None
+
+
+class Hint(_Msg, tag="hint"):
+    pass
+
+
+class Resign(_Msg, tag="resign"):
+    pass
+
+
+class Rematch(_Msg, tag="rematch"):
+    deal: DealNumber | None = None
+
+
+class Ping(_Msg, tag="ping"):
+    pass
+
+
+ClientMessage = Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
+TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)  # type: ignore[attr-defined]
+_decoder = msgspec.json.Decoder(ClientMessage)
+_TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")
+
+
+def decode(raw: str | bytes) -> ClientMessage:
+    """Decode one client message, or raise :class:`ProtocolError`."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        return _decoder.decode(raw)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if _TYPE_ERROR.search(text):
+            raise ProtocolError(
+                "unknown_type", f"unknown or missing message type; expected one of: {', '.join(TYPES)}"
+            ) from None
+        raise ProtocolError("bad_message", f"message does not fit its schema: {text}") from None
+    except msgspec.DecodeError:
+        raise ProtocolError("bad_json", "message is not a JSON object") from None
+
+
+def clean_name(raw: str) -> str:
+    """A nickname made safe to store and show, or :class:`ProtocolError` ``bad_name``.
+
+    Normalised (NFC, runs of spaces folded, ends trimmed); 1-20 characters; no control,
+    format or private-use characters (this catches bidi overrides and zero-width tricks);
+    no ``<`` or ``>`` so it can never read as markup.
+    """
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise ProtocolError("bad_name", "nickname must not be empty")
+    if len(name) > NAME_MAX:
+        raise ProtocolError("bad_name", f"nickname must be at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise ProtocolError("bad_name", "nickname must not contain control or invisible characters")
+    if "<" in name or ">" in name:
+        raise ProtocolError("bad_name", "nickname must not contain < or >")
+    return name
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Encode a server message (always a dict with a ``type``)."""
+    return msgspec.json.encode(message).decode()
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}

@@ -1,0 +1,50 @@
+"""Configuration, read once from the environment (see the README's table)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass(frozen=True)
+class Settings:
+    store_url: str = "memory://"
+    room_ttl: int = 24 * 3600
+    countdown_seconds: float = 3.0
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    max_connections_per_ip: int = 64
+    allowed_origins: tuple[str, ...] = ()
+    send_queue: int = 256
+    web_dir: Path = WEB_DIR
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+
+        def num(name: str, default: float) -> float:
+            raw = env.get(name)
+            if raw is None or raw == "":
+                return default
+            try:
+                return float(raw)
+            except ValueError:
+                raise ValueError(f"{name} must be a number, got {raw!r}") from None
+
+        origins = tuple(o.strip() for o in env.get("ALLOWED_ORIGINS", "").split(",") if o.strip())
+        return cls(
+            store_url=env.get("REDIS_URL") or "memory://",
+            room_ttl=int(num("ROOM_TTL_SECONDS", cls.room_ttl)),
+            countdown_seconds=num("COUNTDOWN_SECONDS", cls.countdown_seconds),
+            rate_per_second=num("RATE_LIMIT_PER_SECOND", cls.rate_per_second),
+            rate_burst=int(num("RATE_LIMIT_BURST", cls.rate_burst)),
+            max_connections_per_ip=int(num("MAX_CONNECTIONS_PER_IP", cls.max_connections_per_ip)),
+            allowed_origins=origins,
+            web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
+            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+        )

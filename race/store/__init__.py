@@ -1,0 +1,29 @@
+"""Storage and broadcast behind one interface, chosen by URL.
+
+``memory://`` is the embedded in-process store; ``redis://host:port/db`` (or ``rediss://``)
+is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported only when used.
+"""
+
+from __future__ import annotations
+
+from .base import Doc, LogEntry, Store, StoreUnavailable
+
+
+def open_store(url: str, *, ttl: int) -> Store:
+    """A store for ``url`` (not yet connected: call ``await store.connect()``)."""
+    if url.startswith("memory://"):
+        from .memory import MemoryStore
+
+        return MemoryStore(ttl=ttl)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis import RedisStore
+
+        return RedisStore(url, ttl=ttl)
+    if url.startswith("redis+cluster://"):
+        from .redis import RedisStore
+
+        return RedisStore("redis://" + url.removeprefix("redis+cluster://"), ttl=ttl, cluster=True)
+    raise ValueError(f"unknown store URL {url!r}: use memory://, redis://... or redis+cluster://...")
+
+
+__all__ = ["Doc", "LogEntry", "Store", "StoreUnavailable", "open_store"]

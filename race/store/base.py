@@ -1,0 +1,112 @@
+"""The store interface: versioned documents per room, an event log, and room broadcasts.
+
+A room is a set of named documents (``meta``, one per seat, token look-ups), each a JSON
+text with a version that starts at 1 and grows by one per write. :meth:`Store.commit` is the
+only way to write: it checks the expected versions of some documents, writes some, appends
+an entry to a document's log and publishes a message on the room's channel, all at once or
+not at all. Two backends keep exactly these semantics: :mod:`race.store.memory` (one
+process) and :mod:`race.store.redis` (any number of processes on one Redis or Redis Cluster).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+
+LOG_LENGTH = 200
+
+
+class StoreUnavailable(Exception):
+    """The backing store cannot be reached; the operation did nothing (or is unknown)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """A document's JSON text and its version (1 after the first write)."""
+
+    version: int
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a document's log: the document version it produced, and the event."""
+
+    version: int
+    data: str
+
+
+class Store(ABC):
+    """What the room logic needs from storage and broadcasting. Every method may raise
+    :class:`StoreUnavailable`."""
+
+    def __init__(self, *, ttl: int) -> None:
+        self.ttl = ttl
+
+    async def connect(self) -> None:  # noqa: B027 - optional hook
+        """Open connections; called once at start-up."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections; called once at shut-down."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Return when the store answers, raise :class:`StoreUnavailable` otherwise."""
+
+    @abstractmethod
+    async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
+        """The named documents of ``room`` (``None`` where one does not exist)."""
+
+    @abstractmethod
+    async def read_all(self, room: str) -> dict[str, Doc]:
+        """Every document of ``room``; empty when the room does not exist (or expired)."""
+
+    @abstractmethod
+    async def commit(
+        self,
+        room: str,
+        *,
+        expect: Mapping[str, int],
+        write: Mapping[str, str],
+        log: tuple[str, str] | None = None,
+        publish: str | None = None,
+    ) -> bool:
+        """Atomically: if every ``expect`` document has that version (0: does not exist),
+        write each ``write`` document (bumping its version), append ``log[1]`` to the log of
+        document ``log[0]`` (tagged with its new version; the log keeps the last
+        :data:`LOG_LENGTH` entries), publish ``publish`` on the room's channel, and refresh
+        the room's expiry. Return False, changing nothing, when a version differs."""
+
+    @abstractmethod
+    async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
+        """Log entries of document ``name`` after ``version``, oldest first; ``None`` when
+        some of them are no longer kept (the caller should send a full state instead)."""
+
+    @abstractmethod
+    async def publish(self, room: str, message: str) -> None:
+        """Send ``message`` to every subscriber of ``room``, in any process."""
+
+    @abstractmethod
+    async def subscribe(self, room: str) -> None:
+        """Start receiving ``room``'s messages through :meth:`messages`."""
+
+    @abstractmethod
+    async def unsubscribe(self, room: str) -> None:
+        """Stop receiving ``room``'s messages."""
+
+    @abstractmethod
+    def messages(self) -> AsyncIterator[tuple[str, str]]:
+        """``(room, message)`` for every message on a subscribed room, in order, forever."""
+
+    @abstractmethod
+    async def list_add(self, key: str, member: str, expires_at: float) -> None:
+        """Put ``member`` in the listing ``key`` until ``expires_at`` (a Unix time)."""
+
+    @abstractmethod
+    async def list_remove(self, key: str, member: str) -> None:
+        """Take ``member`` out of the listing ``key``."""
+
+    @abstractmethod
+    async def list_members(self, key: str, now: float, limit: int) -> list[str]:
+        """Members of listing ``key`` not expired at ``now``, latest expiry first."""

@@ -1,0 +1,104 @@
+"""The embedded store: everything in this process's memory, for a single server process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Mapping, Sequence
+
+from .base import LOG_LENGTH, Doc, LogEntry, Store
+
+
+class MemoryStore(Store):
+    """Same semantics as the Redis store; every operation is atomic because it never awaits."""
+
+    def __init__(self, *, ttl: int) -> None:
+        super().__init__(ttl=ttl)
+        self._rooms: dict[str, dict[str, Doc]] = {}
+        self._expiry: dict[str, float] = {}
+        self._logs: dict[tuple[str, str], deque[LogEntry]] = {}
+        self._subscribed: set[str] = set()
+        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._listings: dict[str, dict[str, float]] = {}
+
+    def _room(self, room: str) -> dict[str, Doc]:
+        if self._expiry.get(room, float("inf")) <= time.monotonic():
+            self._rooms.pop(room, None)
+            self._expiry.pop(room, None)
+            for key in [k for k in self._logs if k[0] == room]:
+                del self._logs[key]
+        return self._rooms.get(room, {})
+
+    async def ping(self) -> None:
+        return None
+
+    async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
+        docs = self._room(room)
+        return [docs.get(n) for n in names]
+
+    async def read_all(self, room: str) -> dict[str, Doc]:
+        return dict(self._room(room))
+
+    async def commit(
+        self,
+        room: str,
+        *,
+        expect: Mapping[str, int],
+        write: Mapping[str, str],
+        log: tuple[str, str] | None = None,
+        publish: str | None = None,
+    ) -> bool:
+        docs = self._room(room)
+        for name, version in expect.items():
+            doc = docs.get(name)
+            if (doc.version if doc else 0) != version:
+                return False
+        docs = self._rooms.setdefault(room, docs)
+        for name, data in write.items():
+            old = docs.get(name)
+            docs[name] = Doc((old.version if old else 0) + 1, data)
+        self._expiry[room] = time.monotonic() + self.ttl
+        if log is not None:
+            name, event = log
+            entries = self._logs.setdefault((room, name), deque(maxlen=LOG_LENGTH))
+            entries.append(LogEntry(docs[name].version, event))
+        if publish is not None:
+            await self.publish(room, publish)
+        return True
+
+    async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
+        self._room(room)
+        entries = list(self._logs.get((room, name), ()))
+        newer = [e for e in entries if e.version > version]
+        if newer and newer[0].version != version + 1:
+            return None
+        return newer
+
+    async def publish(self, room: str, message: str) -> None:
+        if room in self._subscribed:
+            self._queue.put_nowait((room, message))
+
+    async def subscribe(self, room: str) -> None:
+        self._subscribed.add(room)
+
+    async def unsubscribe(self, room: str) -> None:
+        self._subscribed.discard(room)
+
+    async def messages(self) -> AsyncIterator[tuple[str, str]]:
+        while True:
+            room, message = await self._queue.get()
+            if room in self._subscribed:
+                yield room, message
+
+    async def list_add(self, key: str, member: str, expires_at: float) -> None:
+        self._listings.setdefault(key, {})[member] = expires_at
+
+    async def list_remove(self, key: str, member: str) -> None:
+        self._listings.get(key, {}).pop(member, None)
+
+    async def list_members(self, key: str, now: float, limit: int) -> list[str]:
+        listing = self._listings.get(key, {})
+        for member in [m for m, t in listing.items() if t <= now]:
+            del listing[member]
+        return sorted(listing, key=lambda m: -listing[m])[:limit]

@@ -1,0 +1,203 @@
+"""The Redis store: rooms in Redis hashes, broadcasts over Redis pub/sub.
+
+Every key of a room shares the hash tag ``{CODE}`` (``room:{CODE}`` holds the documents,
+``room:{CODE}:log:NAME`` a document's log), so one Lua script can touch them atomically and
+the design runs unchanged on Redis Cluster. The room's channel is ``room:{CODE}``; on a
+cluster the store uses sharded pub/sub (``SPUBLISH`` / ``SSUBSCRIBE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+
+# KEYS: the room hash, the log list (or the hash again when there is no log).
+# ARGV: ttl, n_expect, (name, version)*, n_write, (name, data)*, log_name, log_data,
+#       channel, message, publish command.
+COMMIT = """
+local ttl = tonumber(ARGV[1])
+local i = 2
+local n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  local cur = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[i]) or '0')
+  if cur ~= tonumber(ARGV[i + 1]) then return 0 end
+  i = i + 2
+end
+n = tonumber(ARGV[i]); i = i + 1
+local versions = {}
+for _ = 1, n do
+  versions[ARGV[i]] = redis.call('HINCRBY', KEYS[1], 'v:' .. ARGV[i], 1)
+  redis.call('HSET', KEYS[1], 'd:' .. ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+redis.call('EXPIRE', KEYS[1], ttl)
+if ARGV[i] ~= '' then
+  redis.call('RPUSH', KEYS[2], versions[ARGV[i]] .. '|' .. ARGV[i + 1])
+  redis.call('LTRIM', KEYS[2], -LOG_LENGTH, -1)
+  redis.call('EXPIRE', KEYS[2], ttl)
+end
+i = i + 2
+if ARGV[i] ~= '' then redis.call(ARGV[i + 2], ARGV[i], ARGV[i + 1]) end
+return 1
+""".replace("LOG_LENGTH", str(LOG_LENGTH))
+
+
+def room_key(room: str) -> str:
+    return f"room:{{{room}}}"
+
+
+class RedisStore(Store):
+    def __init__(self, url: str, *, ttl: int, cluster: bool = False) -> None:
+        super().__init__(ttl=ttl)
+        self.url = url
+        self.cluster = cluster
+        self._redis: Any = None
+        self._pubsub: Any = None
+        self._commit: Any = None
+        self._rooms: set[str] = set()
+
+    async def connect(self) -> None:
+        if self.cluster:
+            self._redis = aioredis.RedisCluster.from_url(self.url, decode_responses=True)
+        else:
+            self._redis = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
+            )
+        self._commit = self._redis.register_script(COMMIT)
+        self._pubsub = self._redis.pubsub()
+
+    async def close(self) -> None:
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    async def _call(self, fn: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await fn()
+        except DOWN as exc:
+            raise StoreUnavailable(f"Redis is unavailable: {exc}") from None
+
+    async def ping(self) -> None:
+        await self._call(self._redis.ping)
+
+    async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
+        fields = [f"{p}:{n}" for n in names for p in ("v", "d")]
+        values = await self._call(lambda: self._redis.hmget(room_key(room), fields))
+        out: list[Doc | None] = []
+        for k in range(0, len(values), 2):
+            v, d = values[k], values[k + 1]
+            out.append(Doc(int(v), d) if v is not None and d is not None else None)
+        return out
+
+    async def read_all(self, room: str) -> dict[str, Doc]:
+        h = await self._call(lambda: self._redis.hgetall(room_key(room)))
+        return {k[2:]: Doc(int(v), h["d:" + k[2:]]) for k, v in h.items() if k[:2] == "v:" and "d:" + k[2:] in h}
+
+    async def commit(
+        self,
+        room: str,
+        *,
+        expect: Mapping[str, int],
+        write: Mapping[str, str],
+        log: tuple[str, str] | None = None,
+        publish: str | None = None,
+    ) -> bool:
+        key = room_key(room)
+        args: list[Any] = [self.ttl, len(expect)]
+        for name, version in expect.items():
+            args += [name, version]
+        args.append(len(write))
+        for name, data in write.items():
+            args += [name, data]
+        args += [log[0], log[1]] if log else ["", ""]
+        args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
+        log_key = f"{key}:log:{log[0]}" if log else key
+        result = await self._call(lambda: self._commit(keys=[key, log_key], args=args))
+        return bool(result)
+
+    async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
+        raw = await self._call(lambda: self._redis.lrange(f"{room_key(room)}:log:{name}", 0, -1))
+        entries = []
+        for item in raw:
+            v, _, data = item.partition("|")
+            if int(v) > version:
+                entries.append(LogEntry(int(v), data))
+        if entries and entries[0].version != version + 1:
+            return None
+        return entries
+
+    @property
+    def _publish_cmd(self) -> str:
+        return "SPUBLISH" if self.cluster else "PUBLISH"
+
+    async def publish(self, room: str, message: str) -> None:
+        key = room_key(room)
+        if self.cluster:
+            await self._call(lambda: self._redis.execute_command("SPUBLISH", key, message))
+        else:
+            await self._call(lambda: self._redis.publish(key, message))
+
+    async def subscribe(self, room: str) -> None:
+        self._rooms.add(room)
+        if self.cluster:
+            await self._call(lambda: self._pubsub.ssubscribe(room_key(room)))
+        else:
+            await self._call(lambda: self._pubsub.subscribe(room_key(room)))
+
+    async def unsubscribe(self, room: str) -> None:
+        self._rooms.discard(room)
+        if self.cluster:
+            await self._call(lambda: self._pubsub.sunsubscribe(room_key(room)))
+        else:
+            await self._call(lambda: self._pubsub.unsubscribe(room_key(room)))
+
+    async def messages(self) -> AsyncIterator[tuple[str, str]]:
+        """Yields room messages; after an outage it yields ``("*", "reconnected")`` once
+        Redis is back, since messages published meanwhile are lost and clients need resync."""
+        delay = 0.1
+        broken = False
+        while True:
+            if not self._pubsub.subscribed:
+                await asyncio.sleep(0.05)  # nothing subscribed yet: nothing to read
+                continue
+            try:
+                msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except DOWN as exc:
+                if not broken:
+                    log.warning("lost the Redis pub/sub connection: %s", exc)
+                broken = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            if broken:
+                broken, delay = False, 0.1
+                log.info("Redis pub/sub connection is back")
+                yield "*", "reconnected"
+            if msg is None or msg.get("type") not in ("message", "smessage"):
+                continue
+            channel = msg["channel"]
+            yield channel[channel.index("{") + 1 : channel.rindex("}")], msg["data"]
+
+    async def list_add(self, key: str, member: str, expires_at: float) -> None:
+        await self._call(lambda: self._redis.zadd(f"list:{key}", {member: expires_at}))
+
+    async def list_remove(self, key: str, member: str) -> None:
+        await self._call(lambda: self._redis.zrem(f"list:{key}", member))
+
+    async def list_members(self, key: str, now: float, limit: int) -> list[str]:
+        k = f"list:{key}"
+        await self._call(lambda: self._redis.zremrangebyscore(k, "-inf", now))
+        return await self._call(lambda: self._redis.zrevrange(k, 0, limit - 1))
