@@ -1,0 +1,189 @@
+"""Real processes and a websocket client for the tests: redis-server, the server, players."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Process:
+    """A child process whose output is read line by line; :meth:`wait_for` blocks until a
+    line containing some text appears (or the process dies, or the timeout passes)."""
+
+    def __init__(self, args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        self.args = args
+        self.lines: list[str] = []
+        self._cond = threading.Condition()
+        self.proc = subprocess.Popen(
+            args,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._cond:
+                self.lines.append(line.rstrip("\n"))
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def wait_for(self, text: str, timeout: float = TIMEOUT, start: int = 0) -> str:
+        with self._cond:
+            ok = self._cond.wait_for(
+                lambda: any(text in line for line in self.lines[start:]) or self.proc.poll() is not None,
+                timeout=timeout,
+            )
+            for line in self.lines[start:]:
+                if text in line:
+                    return line
+        output = "\n".join(self.lines[-30:])
+        raise RuntimeError(f"{self.args[0]} never printed {text!r} ({'exited' if ok else 'timed out'}):\n{output}")
+
+    def kill(self, sig: int = 9) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+        self.proc.wait(timeout=TIMEOUT)
+        self._release()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._release()
+
+    def _release(self) -> None:
+        self._reader.join(timeout=TIMEOUT)
+        if self.proc.stdout is not None and not self.proc.stdout.closed:
+            self.proc.stdout.close()
+
+
+class RedisServer:
+    """A throwaway redis-server on a free port (persistence off unless asked)."""
+
+    def __init__(self, *extra: str, port: int | None = None, directory: str | None = None) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise RuntimeError("redis-server is not installed; the test command installs it")
+        self.port = port or free_port()
+        self.dir = directory or tempfile.mkdtemp(prefix="race-redis-")
+        args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir, "--save", ""]
+        args += list(extra) if extra else ["--appendonly", "no"]
+        self.process = Process(args)
+        self.process.wait_for("Ready to accept connections")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.stop()
+
+    def kill(self) -> None:
+        self.process.kill()
+
+
+class Server:
+    """``python -m race serve`` in a child process, ready when uvicorn says so."""
+
+    def __init__(self, store_url: str = "memory://", *, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()
+        environ = {
+            **os.environ,
+            "REDIS_URL": store_url,
+            "COUNTDOWN_SECONDS": "0",
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        args = [sys.executable, "-m", "race", "serve", "--port", str(self.port)]
+        self.process = Process(args, env=environ, cwd=ROOT)
+        self.process.wait_for("Uvicorn running on")
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+
+    def stop(self) -> None:
+        self.process.stop()
+
+    def kill(self) -> None:
+        self.process.kill()
+
+
+@contextlib.contextmanager
+def running(*servers: Server) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        for s in servers:
+            s.stop()
+
+
+class Client:
+    """One websocket client. :meth:`expect` waits for the next message of a type, keeping
+    the others in arrival order for later :meth:`expect` calls."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.inbox: list[dict[str, Any]] = []
+        self.hello: dict[str, Any] = {}
+
+    @classmethod
+    async def connect(cls, url: str, **kwargs: Any) -> Client:
+        ws = await websockets.connect(url, max_size=2**22, **kwargs)
+        client = cls(ws)
+        client.hello = await client.expect("hello")
+        return client
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def expect(self, *types: str, timeout: float = TIMEOUT, where: Any = None) -> dict[str, Any]:
+        def match(m: dict[str, Any]) -> bool:
+            return m.get("type") in types and (where is None or where(m))
+
+        for i, m in enumerate(self.inbox):
+            if match(m):
+                return self.inbox.pop(i)
+        async with asyncio.timeout(timeout):
+            while True:
+                m = json.loads(await self.ws.recv())
+                if match(m):
+                    return m
+                self.inbox.append(m)
+
+    async def request(self, message: dict[str, Any], *types: str) -> dict[str, Any]:
+        """Send ``message`` and return the first reply of ``types`` or an error."""
+        await self.send(message)
+        return await self.expect(*types, "error")
+
+    async def close(self) -> None:
+        await self.ws.close()

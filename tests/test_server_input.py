@@ -1,0 +1,222 @@
+"""Bad input over real websockets to a real server on a real Redis: each gets a clear
+error, the connection keeps working, and nobody's state changes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+import websockets
+
+from tests.support import Client, Server
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[Server]:
+    s = Server(redis_url, RATE_LIMIT_BURST="30", RATE_LIMIT_PER_SECOND="10")
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+async def room(server: Server) -> AsyncIterator[dict[str, Any]]:
+    """A lobby with a host (Ann) and a second player (Bob)."""
+    host = await Client.connect(server.ws_url)
+    joined = await host.request({"type": "create", "name": "Ann", "difficulty": "hard", "deal": 7}, "joined")
+    code = joined["room"]["code"]
+    guest = await Client.connect(server.ws_url)
+    await guest.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+    yield {"code": code, "host": host, "guest": guest, "state": joined["state"], "token": joined["token"]}
+    await host.close()
+    await guest.close()
+
+
+async def start(room: dict[str, Any]) -> None:
+    await room["host"].send({"type": "start"})
+    await room["host"].expect("room", where=lambda m: m["room"]["phase"] == "racing")
+
+
+async def assert_alive(client: Client) -> None:
+    assert (await client.request({"type": "ping"}, "pong"))["type"] == "pong"
+
+
+async def error_for(client: Client, message: dict[str, Any] | str) -> dict[str, Any]:
+    reply = await client.request(message, "__never__")
+    assert reply["type"] == "error", reply
+    assert reply["message"] and "Traceback" not in reply["message"]
+    return reply
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("{not json", "bad_json"),
+        ("", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"hello": 1}', "unknown_type"),
+        ('{"type": "join", "room": "ABC"}', "bad_message"),
+        ('{"type": "move", "move": 12, "version": 1}', "bad_message"),
+        ('{"type": "move", "move": "p1>uH", "version": -1}', "bad_message"),
+        ('{"type": "ping", "extra": true}', "bad_message"),
+        ('{"type": "create", "name": "A", "difficulty": "impossible"}', "bad_message"),
+        ("x" * 5000, "too_large"),
+    ],
+)
+async def test_malformed_messages_get_a_clear_error_and_the_connection_survives(
+    server: Server, raw: str, code: str
+) -> None:
+    client = await Client.connect(server.ws_url)
+    assert (await error_for(client, raw))["code"] == code
+    await assert_alive(client)
+    await client.close()
+
+
+async def test_binary_frames_are_decoded_like_text(server: Server) -> None:
+    client = await Client.connect(server.ws_url)
+    await client.ws.send(b'{"type": "ping"}')
+    assert (await client.expect("pong"))["type"] == "pong"
+    await client.close()
+
+
+async def test_frames_over_the_transport_limit_close_the_connection(server: Server) -> None:
+    client = await Client.connect(server.ws_url)
+    await client.send("x" * 200_000)
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        await client.expect("pong")
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+
+
+async def test_flooding_is_rate_limited_without_losing_the_connection(server: Server) -> None:
+    client = await Client.connect(server.ws_url)
+    for _ in range(60):
+        await client.send({"type": "ping"})
+    replies = [await client.expect("pong", "error") for _ in range(60)]
+    limited = [r for r in replies if r["type"] == "error"]
+    assert limited and all(r["code"] == "rate_limited" for r in limited)
+    assert sum(r["type"] == "pong" for r in replies) >= 30
+    await client.close()
+
+
+async def test_sustained_flooding_disconnects_the_client(server: Server) -> None:
+    client = await Client.connect(server.ws_url)
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        for _ in range(1000):
+            await client.send({"type": "ping"})
+        await client.expect("__never__")
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008
+
+
+async def test_unknown_room_and_wrong_token_are_refused(server: Server, room: dict[str, Any]) -> None:
+    client = await Client.connect(server.ws_url)
+    assert (await error_for(client, {"type": "join", "room": "NOSUCH1", "name": "Eve"}))["code"] == "unknown_room"
+    assert (await error_for(client, {"type": "watch", "room": "NOSUCH1"}))["code"] == "unknown_room"
+    bad = {"type": "resume", "room": room["code"], "token": "not-a-real-token"}
+    assert (await error_for(client, bad))["code"] == "bad_token"
+    # A real token for another room is no good either.
+    other = {"type": "resume", "room": "NOSUCH1", "token": room["token"]}
+    assert (await error_for(client, other))["code"] == "unknown_room"
+    await assert_alive(client)
+    await client.close()
+
+
+async def test_acting_before_joining_a_room_is_refused(server: Server) -> None:
+    client = await Client.connect(server.ws_url)
+    for msg in ({"type": "start"}, {"type": "move", "move": "shuffle", "version": 1}, {"type": "hint"}):
+        assert (await error_for(client, msg))["code"] == "not_in_room"
+    await client.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("x" * 21, "at most 20"),
+        ("Bad\x00Name", "control"),
+        ("Eve\u202egnp.exe", "invisible"),
+        ("zero\u200bwidth", "invisible"),
+        ("<script>x</script>", "< or >"),
+        ("<b>bold", "< or >"),
+    ],
+)
+async def test_hostile_nicknames_are_refused(server: Server, room: dict[str, Any], name: str, why: str) -> None:
+    client = await Client.connect(server.ws_url)
+    reply = await error_for(client, {"type": "join", "room": room["code"], "name": name})
+    assert reply["code"] == "bad_name" and why in reply["message"]
+    await assert_alive(client)
+    await client.close()
+    # The room is untouched: still the two players.
+    watcher = await Client.connect(server.ws_url)
+    watching = await watcher.request({"type": "watch", "room": room["code"]}, "watching")
+    assert [p["name"] for p in watching["room"]["players"]] == ["Ann", "Bob"]
+    await watcher.close()
+
+
+async def test_names_are_trimmed_and_must_be_unique_in_a_room(server: Server, room: dict[str, Any]) -> None:
+    client = await Client.connect(server.ws_url)
+    assert (await error_for(client, {"type": "join", "room": room["code"], "name": " bob "}))["code"] == "name_taken"
+    joined = await client.request({"type": "join", "room": room["code"].lower(), "name": "  Cy   Young "}, "joined")
+    assert joined["room"]["players"][-1]["name"] == "Cy Young"
+    await client.close()
+
+
+async def test_moves_before_the_start_are_refused(room: dict[str, Any]) -> None:
+    for msg in ({"type": "undo", "version": 1}, {"type": "restart", "version": 1}):
+        assert (await error_for(room["host"], msg))["code"] == "not_started"
+    reply = await error_for(room["host"], {"type": "move", "move": "shuffle", "version": 1})
+    assert reply["code"] == "not_started"
+
+
+async def test_only_the_host_starts(room: dict[str, Any]) -> None:
+    assert (await error_for(room["guest"], {"type": "start"}))["code"] == "not_host"
+
+
+async def test_spectators_cannot_act(server: Server, room: dict[str, Any]) -> None:
+    spectator = await Client.connect(server.ws_url)
+    watching = await spectator.request({"type": "watch", "room": room["code"]}, "watching")
+    assert "token" not in json.dumps(watching)
+    await start(room)
+    for msg in (
+        {"type": "move", "move": "shuffle", "version": 1},
+        {"type": "start"},
+        {"type": "resign"},
+        {"type": "hint"},
+    ):
+        assert (await error_for(spectator, msg))["code"] == "spectator"
+    await spectator.close()
+
+
+async def test_illegal_malformed_and_stale_moves_change_nothing(server: Server, room: dict[str, Any]) -> None:
+    await start(room)
+    host = room["host"]
+    cases = [
+        ({"move": "p0>p0", "version": 1}, "illegal_move"),
+        ({"move": "uH>dH", "version": 1}, "illegal_move"),
+        ({"move": "dS>p0", "version": 1}, "illegal_move"),
+        ({"move": "p99>uH", "version": 1}, "invalid_move"),
+        ({"move": "P1>UH", "version": 1}, "invalid_move"),
+        ({"move": room["state"]["legal_moves"][0], "version": 5}, "stale"),
+    ]
+    for fields, code in cases:
+        reply = await error_for(host, {"type": "move", **fields})
+        assert reply["code"] == code, reply
+    # The stale reply carries the true state, which is still the deal.
+    assert reply["state"]["version"] == 1 and reply["state"]["board"] == room["state"]["board"]
+    # A fresh look from another connection sees the same untouched state.
+    again = await Client.connect(server.ws_url)
+    resumed = await again.request({"type": "resume", "room": room["code"], "token": room["token"]}, "joined")
+    assert resumed["state"]["version"] == 1 and resumed["state"]["moves"] == 0
+    await again.close()
+
+
+async def test_tokens_are_never_broadcast(server: Server, room: dict[str, Any]) -> None:
+    spectator = await Client.connect(server.ws_url)
+    watching = await spectator.request({"type": "watch", "room": room["code"]}, "watching")
+    await start(room)
+    update = await spectator.expect("room")
+    text = json.dumps([watching, update])
+    assert room["token"] not in text and "token" not in text
+    await spectator.close()

@@ -1,0 +1,129 @@
+"""One contract, two backends: the embedded store and Redis (a real redis-server)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from race.store import Store, open_store
+from race.store.base import LOG_LENGTH
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    s = open_store(url, ttl=3600)
+    await s.connect()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def room() -> str:
+    return "T" + secrets.token_hex(4).upper()
+
+
+async def next_message(s: Store) -> tuple[str, str]:
+    async with asyncio.timeout(5):
+        async for item in s.messages():
+            return item
+    raise AssertionError("unreachable")
+
+
+async def test_commit_with_version_zero_creates_only_once(store: Store) -> None:
+    r = room()
+    assert await store.commit(r, expect={"meta": 0}, write={"meta": "a"})
+    assert not await store.commit(r, expect={"meta": 0}, write={"meta": "b"})
+    (doc,) = await store.read(r, ["meta"])
+    assert doc is not None and (doc.version, doc.data) == (1, "a")
+
+
+async def test_each_write_bumps_the_version_and_stale_writes_change_nothing(store: Store) -> None:
+    r = room()
+    await store.commit(r, expect={}, write={"meta": "a"})
+    assert await store.commit(r, expect={"meta": 1}, write={"meta": "b"})
+    assert not await store.commit(r, expect={"meta": 1}, write={"meta": "c"})
+    assert [d.data if d else None for d in await store.read(r, ["meta", "nope"])] == ["b", None]
+    assert (await store.read_all(r))["meta"].version == 2
+
+
+async def test_a_commit_is_all_or_nothing_across_documents(store: Store) -> None:
+    r = room()
+    await store.commit(r, expect={}, write={"meta": "m", "p:s1": "x"})
+    ok = await store.commit(r, expect={"meta": 1, "p:s1": 7}, write={"meta": "m2", "p:s2": "y"}, log=("meta", "e"))
+    assert not ok
+    docs = await store.read_all(r)
+    assert {k: (d.version, d.data) for k, d in docs.items()} == {"meta": (1, "m"), "p:s1": (1, "x")}
+    assert await store.log_since(r, "meta", 0) == []
+
+
+async def test_log_returns_what_came_after_a_version_or_none_when_trimmed(store: Store) -> None:
+    r = room()
+    for i in range(1, LOG_LENGTH + 6):
+        assert await store.commit(r, expect={"p:s1": i - 1}, write={"p:s1": str(i)}, log=("p:s1", f"e{i}"))
+    last = LOG_LENGTH + 5
+    entries = await store.log_since(r, "p:s1", last - 3)
+    assert entries is not None
+    assert [(e.version, e.data) for e in entries] == [(v, f"e{v}") for v in (last - 2, last - 1, last)]
+    assert await store.log_since(r, "p:s1", last) == []
+    assert await store.log_since(r, "p:s1", 1) is None  # the early entries are gone: full state needed
+
+
+async def test_published_messages_reach_subscribers_of_that_room_only(store: Store) -> None:
+    a, b = room(), room()
+    await store.subscribe(a)
+    await store.publish(b, "not for a")
+    await store.commit(a, expect={}, write={"meta": "m"}, publish="hello a")
+    assert await next_message(store) == (a, "hello a")
+    await store.unsubscribe(a)
+
+
+async def test_a_failed_commit_publishes_nothing(store: Store) -> None:
+    a = room()
+    await store.subscribe(a)
+    await store.commit(a, expect={}, write={"meta": "m"})
+    assert not await store.commit(a, expect={"meta": 5}, write={"meta": "x"}, publish="lost")
+    await store.publish(a, "after")
+    assert await next_message(store) == (a, "after")
+    await store.unsubscribe(a)
+
+
+async def test_listings_drop_expired_and_removed_members(store: Store) -> None:
+    key = "list-" + room()
+    await store.list_add(key, "old", 100.0)
+    await store.list_add(key, "a", 2000.0)
+    await store.list_add(key, "b", 3000.0)
+    await store.list_add(key, "c", 2500.0)
+    await store.list_remove(key, "c")
+    assert await store.list_members(key, now=1000.0, limit=10) == ["b", "a"]
+    assert await store.list_members(key, now=1000.0, limit=1) == ["b"]
+
+
+async def test_rooms_expire_after_their_ttl() -> None:
+    s = open_store("memory://", ttl=0)
+    await s.connect()
+    r = room()
+    await s.commit(r, expect={}, write={"meta": "m"})
+    assert await s.read_all(r) == {}
+    assert await s.commit(r, expect={"meta": 0}, write={"meta": "again"})
+
+
+async def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url: str) -> None:
+    s = open_store(redis_url, ttl=120)
+    await s.connect()
+    r = room()
+    await s.commit(r, expect={}, write={"meta": "m"}, log=("meta", "created"))
+    raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
+        assert keys == [f"room:{{{r}}}", f"room:{{{r}}}:log:meta"]
+        for k in keys:
+            assert 0 < await raw.ttl(k) <= 120
+    finally:
+        await raw.aclose()
+        await s.close()
