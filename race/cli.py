@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMANDS = [
     "race.commands.deal",
+    "race.commands.bench_engine",
     "race.commands.serve",
 ]
 

@@ -46,9 +46,7 @@ def test_parse_rejects_malformed_text_with_invalid_card(text: object) -> None:
         Card.parse(text)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    ("rank", "suit"), [(0, "S"), (14, "S"), (True, "S"), (1.0, "S"), (1, "X"), (1, ""), (1, 1)]
-)
+@pytest.mark.parametrize(("rank", "suit"), [(0, "S"), (14, "S"), (True, "S"), (1.0, "S"), (1, "X"), (1, ""), (1, 1)])
 def test_constructor_rejects_bad_rank_or_suit(rank: object, suit: object) -> None:
     with pytest.raises(InvalidCard):
         Card(rank, suit)  # type: ignore[arg-type]

@@ -63,6 +63,13 @@ def _fnd_top(f: int, n: int) -> int:
     return suit * 13 + (n - 1 if f < 4 else 13 - n)
 
 
+# Lookup tables for the hot paths: _NEED[f][n] and _TOP[f][n] are _fnd_need(f, n) and
+# _fnd_top(f, n) (-1 where undefined); _NEIGHBOURS[c] is (_UP[c], _DOWN[c]).
+_NEED = tuple(tuple(_fnd_need(f, n) for n in range(14)) for f in range(8))
+_TOP = tuple(tuple(_fnd_top(f, n) if n else -1 for n in range(14)) for f in range(8))
+_NEIGHBOURS = tuple(zip(_UP, _DOWN, strict=True))
+
+
 class Game:
     """A Crescent game in progress. Create one with :meth:`Game.deal` or :meth:`Game.from_dict`.
 
@@ -137,36 +144,47 @@ class Game:
         pile-to-pile moves (by source pile, then target pile), then give-backs (by foundation,
         then target pile), then the shuffle.
         """
-        if sum(self._fnd) == TOTAL_CARDS:
+        fnd = self._fnd
+        if sum(fnd) == TOTAL_CARDS:
             return []
-        piles, fnd = self._piles, self._fnd
-        needs = [_fnd_need(f, fnd[f]) for f in range(8)]
+        # Hot path (the solver calls this millions of times): table lookups, few calls.
+        tops = [(p, pile[-1]) for p, pile in enumerate(self._piles) if pile]
         by_top: dict[int, list[int]] = {}
-        tops = []
-        for p in range(PILE_COUNT):
-            pile = piles[p]
-            if pile:
-                c = pile[-1]
-                tops.append((p, c))
-                by_top.setdefault(c, []).append(p)
+        for p, c in tops:
+            if c in by_top:
+                by_top[c].append(p)
+            else:
+                by_top[c] = [p]
         moves: list[Move] = []
+        append = moves.append
+        needs = [need[n] for need, n in zip(_NEED, fnd, strict=True)]
         for p, c in tops:
-            for f in range(8):
-                if needs[f] == c:
-                    moves.append(TO_FOUNDATION_MOVES[p][f])
+            if c in needs:
+                row = TO_FOUNDATION_MOVES[p]
+                for f in range(8):
+                    if needs[f] == c:
+                        append(row[f])
+        get = by_top.get
         for p, c in tops:
-            targets = by_top.get(_UP[c], []) + by_top.get(_DOWN[c], [])
-            if targets:
+            up, down = _NEIGHBOURS[c]
+            above, below = get(up), get(down)
+            if above or below:
                 row = PILE_MOVES[p]
-                moves.extend(row[q] for q in sorted(targets))
+                if above and below:
+                    for q in sorted(above + below):
+                        append(row[q])
+                else:
+                    for q in above or below:  # type: ignore[union-attr]
+                        append(row[q])
         for f in range(8):
             n = fnd[f]
             if n > 1:
-                c = _fnd_top(f, n)
-                targets = by_top.get(_UP[c], []) + by_top.get(_DOWN[c], [])
-                if targets:
+                up, down = _NEIGHBOURS[_TOP[f][n]]
+                above, below = get(up), get(down)
+                if above or below:
                     row = GIVE_BACK_MOVES[f]
-                    moves.extend(row[q] for q in sorted(targets))
+                    for q in sorted((above or []) + (below or [])):
+                        append(row[q])
         if self.shuffles_left > 0:
             moves.append(SHUFFLE_MOVE)
         return moves
@@ -289,7 +307,7 @@ class Game:
         elif kind == PILE_TO_PILE:
             piles[b].append(piles[a].pop())
         elif kind == GIVE_BACK:
-            piles[b].append(_fnd_top(a, fnd[a]))
+            piles[b].append(_TOP[a][fnd[a]])
             fnd[a] -= 1
         else:
             for pile in piles:
@@ -301,7 +319,7 @@ class Game:
         kind, a, b = move._kind, move._a, move._b
         piles, fnd = self._piles, self._fnd
         if kind == TO_FOUNDATION:
-            piles[a].append(_fnd_top(b, fnd[b]))
+            piles[a].append(_TOP[b][fnd[b]])
             fnd[b] -= 1
         elif kind == PILE_TO_PILE:
             piles[a].append(piles[b].pop())
