@@ -76,10 +76,8 @@ M64 = 2**64
 def reference_deal(seed: int | str) -> list[str]:
     """The deal algorithm of the documentation, written again from its text alone."""
     # 1. the seed becomes a 64-bit state
-    if isinstance(seed, str):
-        state = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:8], "big")
-    else:
-        state = seed
+    digest = hashlib.sha256(seed.encode("utf-8")).digest() if isinstance(seed, str) else b""
+    state = int.from_bytes(digest[:8], "big") if isinstance(seed, str) else seed
 
     # 2. SplitMix64
     def next_output() -> int:

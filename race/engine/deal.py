@@ -4,8 +4,9 @@ The algorithm is part of the public contract (documented in the README), so that
 program in any language can reproduce a deal from its seed:
 
 1. The seed becomes a 64-bit state. An ``int`` seed ``n`` (``0 <= n < 2**64``) is used as it
-   is. A ``str`` seed is encoded as UTF-8 and hashed with SHA-256; the first 8 bytes of the
-   digest, read big-endian, are the state.
+   is. A ``str`` seed (1 to 200 characters; ``"42"`` is a text seed, not deal 42) is encoded
+   as UTF-8 and hashed with SHA-256; the first 8 bytes of the digest, read big-endian, are
+   the state.
 2. The generator is SplitMix64: ``state += 0x9E3779B97F4A7C15``; ``z = state``;
    ``z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9``; ``z = (z ^ z >> 27) * 0x94D049BB133111EB``;
    output ``z ^ z >> 31`` (all arithmetic modulo 2**64).
