@@ -226,6 +226,7 @@ def test_shuffle_costs_one_and_is_refused_once_the_allowance_is_spent() -> None:
     for left in (2, 1, 0):
         game.play("shuffle")
         assert game.shuffles_left == left
+        assert game.move_stack[-1] == Move.shuffle()  # a shuffle counts as a move
     assert "shuffle" not in moves(game)
     assert_illegal(game, "shuffle", "no shuffles left")
 
@@ -391,6 +392,20 @@ def test_won_exactly_when_all_104_cards_are_on_the_foundations() -> None:
     assert game.cards_on_foundations == 104
     assert game.is_won
     assert not game.is_stuck
+
+
+def test_there_is_no_auto_finish() -> None:
+    # Two cards left, both playable to foundations: playing one never plays the other.
+    data = Game.deal(9, "hard").to_dict() | {
+        "piles": [["KH"], ["AH"]] + [[]] * 14,
+        "foundations": dict.fromkeys(FOUNDATIONS, 13) | {"uH": 12, "dH": 12},
+    }
+    game = Game.from_dict(data)
+    game.play("p0>uH")
+    assert pile(game, 1) == "AH" and not game.is_won
+    assert moves(game) == ["p1>dH", "uH>p1", "dH>p1", "shuffle"]
+    game.play("p1>dH")
+    assert game.is_won
 
 
 def test_no_move_is_legal_after_a_win() -> None:
