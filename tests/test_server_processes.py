@@ -1,0 +1,136 @@
+"""Several real server processes on one real Redis: shared rooms, restarts, kills."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from tests.support import Client, RedisServer, Server
+
+
+async def create(server: Server, **fields: Any) -> tuple[Client, dict[str, Any]]:
+    client = await Client.connect(server.ws_url)
+    joined = await client.request(
+        {"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3, **fields}, "joined"
+    )
+    assert joined["type"] == "joined", joined
+    return client, joined
+
+
+def first_move(state: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}
+
+
+def get_json(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+async def test_players_on_two_processes_race_and_see_each_other(redis_url: str) -> None:
+    a, b = Server(redis_url), Server(redis_url)
+    try:
+        ann, joined = await create(a)
+        code = joined["room"]["code"]
+        bob = await Client.connect(b.ws_url)
+        bob_joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        assert bob_joined["state"]["board"] == joined["state"]["board"]  # the same deal
+        assert [p["name"] for p in (await ann.expect("room"))["room"]["players"]] == ["Ann", "Bob"]
+        spectator = await Client.connect(b.ws_url)
+        await spectator.request({"type": "watch", "room": code}, "watching")
+
+        await ann.send({"type": "start"})
+        started = await bob.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
+        assert started["room"]["phase"] == "racing"  # started on A, seen on B
+
+        move = bob_joined["state"]["legal_moves"][0]
+        mine = await bob.request({"type": "move", "move": move, "version": 1}, "state")
+        seen_by_ann = await ann.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+        assert seen_by_ann["action"] == move and seen_by_ann["player"]["board"] == mine["board"]
+
+        theirs = await ann.request({"type": "move", "move": "shuffle", "version": 1}, "state")
+        seen_by_bob = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+        assert seen_by_bob["player"]["version"] == theirs["version"] == 2
+        seen = await spectator.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+        assert seen["player"]["shuffles_left"] == 8
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_server_restart_mid_race_loses_nothing(redis_url: str) -> None:
+    server = Server(redis_url)
+    port = server.port
+    ann, joined = await create(server)
+    code, token = joined["room"]["code"], joined["token"]
+    await ann.send({"type": "start"})
+    await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    state = joined["state"]
+    for _ in range(3):
+        state = await ann.request(
+            {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state"
+        )
+    server.kill()  # kill -9 mid-race
+    server = Server(redis_url, port=port)
+    try:
+        again = await Client.connect(server.ws_url)
+        resumed = await again.request({"type": "resume", "room": code, "token": token, "version": 1}, "joined")
+        assert resumed["state"] == state
+        assert [m["version"] for m in resumed["missed"]] == [2, 3, 4]
+        nxt = await again.request(
+            {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state"
+        )
+        assert nxt["version"] == state["version"] + 1 and nxt["moves"] == 4
+    finally:
+        server.stop()
+
+
+async def test_a_second_connection_with_the_same_token_replaces_the_first(redis_url: str) -> None:
+    a, b = Server(redis_url), Server(redis_url)
+    try:
+        first, joined = await create(a)
+        second = await Client.connect(b.ws_url)
+        await second.request({"type": "resume", "room": joined["room"]["code"], "token": joined["token"]}, "joined")
+        await first.ws.wait_closed()
+        assert first.ws.close_code == 4001
+        assert (await second.request({"type": "ping"}, "pong"))["type"] == "pong"
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
+    server = Server(redis_url)
+    try:
+        assert get_json(server.url + "/healthz") == (200, {"status": "ok"})
+        _, listed = await create(server)
+        _, hidden = await create(server, listed=False)
+        status, body = get_json(server.url + "/api/rooms")
+        codes = [r["code"] for r in body["rooms"]]
+        assert status == 200 and listed["room"]["code"] in codes and hidden["room"]["code"] not in codes
+    finally:
+        server.stop()
+
+
+async def test_health_reports_an_unreachable_redis() -> None:
+    redis = RedisServer()
+    server = Server(redis.url)
+    try:
+        redis.stop()
+        status, body = get_json(server.url + "/healthz")
+        assert status == 503 and body["status"] == "unavailable"
+    finally:
+        server.stop()
+
+
+async def test_the_server_runs_on_the_embedded_store_without_redis() -> None:
+    server = Server("")
+    try:
+        _, joined = await create(server)
+        assert joined["state"]["version"] == 1
+        assert get_json(server.url + "/healthz") == (200, {"status": "ok"})
+    finally:
+        server.stop()

@@ -1,0 +1,148 @@
+"""The room service on a real Redis (and the embedded store), without the websocket layer:
+concurrency, retries, time limits and rematches, with an injectable clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from race import protocol as p
+from race.protocol import ProtocolError
+from race.service import RaceService, Session
+from race.store import Store, open_store
+from race.store.memory import MemoryStore
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    s = open_store(url, ttl=3600)
+    await s.connect()
+    yield s
+    await s.close()
+
+
+async def race(service: RaceService, **create: Any) -> tuple[Session, Session, dict[str, Any], str]:
+    """A started race between Ann (host) and Bob; returns their sessions and Ann's state."""
+    ann, bob = Session("c1"), Session("c2")
+    (joined,) = await service.handle(ann, p.Create(name="Ann", difficulty="easy", deal=5, **create))
+    await service.handle(bob, p.Join(room=joined["room"]["code"], name="Bob"))
+    await service.handle(ann, p.Start())
+    return ann, bob, joined["state"], joined["token"]
+
+
+async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, redis_url: str) -> None:
+    # On Redis, two services on separate connections stand for two server processes.
+    other = store if isinstance(store, MemoryStore) else open_store(redis_url, ttl=3600)
+    await other.connect()
+    one, two = RaceService(store, countdown_ms=0), RaceService(other, countdown_ms=0)
+    ann, _, state, _ = await race(one)
+    tab = Session("c3", room=ann.room, seat=ann.seat, role="player")
+    moves = state["legal_moves"][:6]
+    attempts = [
+        (one if i % 2 else two).handle(ann if i % 2 else tab, p.Play(move=m, version=state["version"]))
+        for i, m in enumerate(moves * 2)
+    ]
+    results = await asyncio.gather(*attempts, return_exceptions=True)
+    applied = [r for r in results if isinstance(r, list)]
+    refused = [r for r in results if isinstance(r, ProtocolError)]
+    assert len(applied) == 1 and len(refused) == len(results) - 1
+    assert {e.code for e in refused} <= {"stale", "illegal_move"}
+    (final,) = await one.handle(ann, p.Undo(version=state["version"] + 1))
+    assert final["version"] == state["version"] + 2 and final["moves"] == 1
+    if other is not store:
+        await other.close()
+
+
+async def test_a_retried_move_applies_once(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, _, state, _ = await race(service)
+    move = p.Play(move=state["legal_moves"][0], version=state["version"], id="m-1")
+    (first,) = await service.handle(ann, move)
+    (again,) = await service.handle(ann, move)
+    assert again["duplicate"] is True and again["version"] == first["version"] and again["moves"] == 1
+
+
+async def test_moves_wait_for_the_countdown(store: Store) -> None:
+    clock = Clock()
+    service = RaceService(store, clock=clock, countdown_ms=3000)
+    ann, _, state, _ = await race(service)
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
+    assert info.value.code == "not_started"
+    clock.now += 3000
+    (reply,) = await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
+    assert reply["shuffles_left"] == 8
+
+
+async def test_the_time_limit_ends_the_race_and_ranks_by_cards(store: Store) -> None:
+    clock = Clock()
+    service = RaceService(store, clock=clock, countdown_ms=0)
+    ann, bob, state, _ = await race(service, time_limit=60)
+    plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
+    (after,) = await service.handle(bob, p.Play(move=plays[0], version=state["version"]))
+    assert after["cards"] == 9
+    clock.now += 59_999
+    assert not await service.end_if_done(ann.room or "")
+    clock.now += 1
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
+    assert info.value.code == "race_over"
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    room = watching["room"]
+    assert room["phase"] == "over" and room["ended_at"] == clock.now
+    assert [(r["place"], r["name"], r["cards"]) for r in room["ranking"]] == [(1, "Bob", 9), (2, "Ann", 8)]
+
+
+async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, state, _ = await race(service)
+    await service.handle(ann, p.Resign())
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(bob, p.Rematch())
+    assert info.value.code == "not_host"
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(ann, p.Rematch(deal=6))
+    assert info.value.code == "not_over"
+    await service.handle(bob, p.Resign())
+    await service.handle(ann, p.Rematch(deal=6))
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    room = watching["room"]
+    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2
+    assert all(pl["moves"] == 0 and not pl["resigned"] for pl in room["players"])
+    assert room["players"][0]["board"] != state["board"]
+
+
+async def test_all_players_ready_starts_the_race(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, bob = Session("c1"), Session("c2")
+    (joined,) = await service.handle(ann, p.Create(name="Ann", deal=1))
+    await service.handle(bob, p.Join(room=joined["room"]["code"], name="Bob"))
+    await service.handle(ann, p.Ready())
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=joined["room"]["code"]))
+    assert watching["room"]["phase"] == "lobby"
+    await service.handle(bob, p.Ready())
+    (watching,) = await service.handle(Session("c8"), p.Watch(room=joined["room"]["code"]))
+    assert watching["room"]["phase"] == "racing"
+
+
+async def test_resume_returns_the_moves_missed_since_a_version(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, _, state, token = await race(service)
+    v = state["version"]
+    (s1,) = await service.handle(ann, p.Play(move="shuffle", version=v))
+    (s2,) = await service.handle(ann, p.Undo(version=s1["version"]))
+    (joined,) = await service.handle(Session("c7"), p.Resume(room=ann.room or "", token=token, version=v))
+    assert joined["missed"] == [{"version": v + 1, "action": "shuffle"}, {"version": v + 2, "action": "undo shuffle"}]
+    assert joined["state"] == {**s2}
