@@ -127,3 +127,40 @@ async def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url: str) -
     finally:
         await raw.aclose()
         await s.close()
+
+
+async def test_a_leaderboard_keeps_each_players_first_entry_in_sort_key_order(store: Store) -> None:
+    group = "board-" + room()
+    assert await store.board_add(group, "p2", "000300", "bob", ttl=600)
+    assert await store.board_add(group, "p1", "000100", "ann", ttl=600)
+    assert await store.board_add(group, "p3", "000300", "cy", ttl=600)
+    assert not await store.board_add(group, "p1", "000001", "ann again", ttl=600)
+    assert await store.board_range(group, 0, 10) == [("p1", "ann"), ("p2", "bob"), ("p3", "cy")]
+    assert await store.board_range(group, 1, 1) == [("p2", "bob")]
+    assert await store.board_range(group, 5, 10) == []
+    assert await store.board_rank(group, "p3") == (2, "cy")
+    assert await store.board_rank(group, "nobody") is None
+    assert await store.board_range("board-" + room(), 0, 10) == []
+
+
+async def test_leaderboards_expire() -> None:
+    s = open_store("memory://", ttl=3600)
+    group = "board-" + room()
+    await s.board_add(group, "p1", "1", "x", ttl=0)
+    assert await s.board_range(group, 0, 10) == []
+    assert await s.board_add(group, "p1", "1", "x", ttl=600)
+
+
+async def test_redis_leaderboard_keys_carry_the_ttl(redis_url: str) -> None:
+    s = open_store(redis_url, ttl=120)
+    await s.connect()
+    group = "board-" + room()
+    await s.board_add(group, "p1", "1", "x", ttl=86400)
+    raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = sorted([k async for k in raw.scan_iter(match=f"*{group}*")])
+        assert keys == [f"board:{{{group}}}", f"board:{{{group}}}:entries"]
+        assert all(0 < await raw.ttl(k) <= 86400 for k in keys)
+    finally:
+        await raw.aclose()
+        await s.close()

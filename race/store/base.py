@@ -71,12 +71,14 @@ class Store(ABC):
         write: Mapping[str, str],
         log: tuple[str, str] | None = None,
         publish: str | None = None,
+        ttl: int | None = None,
     ) -> bool:
         """Atomically: if every ``expect`` document has that version (0: does not exist),
         write each ``write`` document (bumping its version), append ``log[1]`` to the log of
         document ``log[0]`` (tagged with its new version; the log keeps the last
         :data:`LOG_LENGTH` entries), publish ``publish`` on the room's channel, and refresh
-        the room's expiry. Return False, changing nothing, when a version differs."""
+        the room's expiry (``ttl`` seconds, the store's default when ``None``). Return
+        False, changing nothing, when a version differs."""
 
     @abstractmethod
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
@@ -110,3 +112,17 @@ class Store(ABC):
     @abstractmethod
     async def list_members(self, key: str, now: float, limit: int) -> list[str]:
         """Members of listing ``key`` not expired at ``now``, latest expiry first."""
+
+    @abstractmethod
+    async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
+        """Put ``player`` on the leaderboard of ``group`` unless already there (then change
+        nothing and return False). Entries order by ``sort_key`` (compared as text), then by
+        player; the board expires ``ttl`` seconds after its latest entry."""
+
+    @abstractmethod
+    async def board_range(self, group: str, start: int, count: int) -> list[tuple[str, str]]:
+        """``(player, data)`` for the entries ranked ``start`` (0 is first) onwards."""
+
+    @abstractmethod
+    async def board_rank(self, group: str, player: str) -> tuple[int, str] | None:
+        """``(rank, data)`` of ``player`` (rank 0 is first), or ``None`` if not on the board."""

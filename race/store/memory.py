@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -21,6 +22,7 @@ class MemoryStore(Store):
         self._subscribed: set[str] = set()
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._listings: dict[str, dict[str, float]] = {}
+        self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
 
     def _room(self, room: str) -> dict[str, Doc]:
         if self._expiry.get(room, float("inf")) <= time.monotonic():
@@ -48,6 +50,7 @@ class MemoryStore(Store):
         write: Mapping[str, str],
         log: tuple[str, str] | None = None,
         publish: str | None = None,
+        ttl: int | None = None,
     ) -> bool:
         docs = self._room(room)
         for name, version in expect.items():
@@ -58,7 +61,7 @@ class MemoryStore(Store):
         for name, data in write.items():
             old = docs.get(name)
             docs[name] = Doc((old.version if old else 0) + 1, data)
-        self._expiry[room] = time.monotonic() + self.ttl
+        self._expiry[room] = time.monotonic() + (self.ttl if ttl is None else ttl)
         if log is not None:
             name, event = log
             entries = self._logs.setdefault((room, name), deque(maxlen=LOG_LENGTH))
@@ -102,3 +105,36 @@ class MemoryStore(Store):
         for member in [m for m, t in listing.items() if t <= now]:
             del listing[member]
         return sorted(listing, key=lambda m: -listing[m])[:limit]
+
+    def _board(self, group: str) -> tuple[float, list[str], dict[str, tuple[str, str]]] | None:
+        board = self._boards.get(group)
+        if board is not None and board[0] <= time.monotonic():
+            del self._boards[group]
+            return None
+        return board
+
+    async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
+        board = self._board(group)
+        if board is not None and player in board[2]:
+            return False
+        _, order, entries = board or (0.0, [], {})
+        member = f"{sort_key}|{player}"
+        bisect.insort(order, member)
+        entries[player] = (member, data)
+        self._boards[group] = (time.monotonic() + ttl, order, entries)
+        return True
+
+    async def board_range(self, group: str, start: int, count: int) -> list[tuple[str, str]]:
+        board = self._board(group)
+        if board is None:
+            return []
+        _, order, entries = board
+        players = [m.rpartition("|")[2] for m in order[start : start + count]]
+        return [(p, entries[p][1]) for p in players]
+
+    async def board_rank(self, group: str, player: str) -> tuple[int, str] | None:
+        board = self._board(group)
+        if board is None or player not in board[2]:
+            return None
+        member, data = board[2][player]
+        return bisect.bisect_left(board[1], member), data

@@ -54,6 +54,22 @@ return 1
 """.replace("LOG_LENGTH", str(LOG_LENGTH))
 
 
+# KEYS: the board's sorted set, its hash (m:PLAYER -> member, d:PLAYER -> data).
+# ARGV: player, sort key, data, ttl.
+BOARD_ADD = """
+if redis.call('HSETNX', KEYS[2], 'm:' .. ARGV[1], ARGV[2] .. '|' .. ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], 'd:' .. ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[1], 0, ARGV[2] .. '|' .. ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
+
+
+def board_keys(group: str) -> tuple[str, str]:
+    return f"board:{{{group}}}", f"board:{{{group}}}:entries"
+
+
 def room_key(room: str) -> str:
     return f"room:{{{room}}}"
 
@@ -76,6 +92,7 @@ class RedisStore(Store):
                 self.url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
             )
         self._commit = self._redis.register_script(COMMIT)
+        self._board_add = self._redis.register_script(BOARD_ADD)
         self._pubsub = self._redis.pubsub()
 
     async def close(self) -> None:
@@ -114,9 +131,10 @@ class RedisStore(Store):
         write: Mapping[str, str],
         log: tuple[str, str] | None = None,
         publish: str | None = None,
+        ttl: int | None = None,
     ) -> bool:
         key = room_key(room)
-        args: list[Any] = [self.ttl, len(expect)]
+        args: list[Any] = [self.ttl if ttl is None else ttl, len(expect)]
         for name, version in expect.items():
             args += [name, version]
         args.append(len(write))
@@ -201,3 +219,24 @@ class RedisStore(Store):
         k = f"list:{key}"
         await self._call(lambda: self._redis.zremrangebyscore(k, "-inf", now))
         return await self._call(lambda: self._redis.zrevrange(k, 0, limit - 1))
+
+    async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
+        keys = list(board_keys(group))
+        return bool(await self._call(lambda: self._board_add(keys=keys, args=[player, sort_key, data, ttl])))
+
+    async def board_range(self, group: str, start: int, count: int) -> list[tuple[str, str]]:
+        zkey, hkey = board_keys(group)
+        members = await self._call(lambda: self._redis.zrange(zkey, start, start + count - 1))
+        if not members:
+            return []
+        players = [m.rpartition("|")[2] for m in members]
+        data = await self._call(lambda: self._redis.hmget(hkey, [f"d:{p}" for p in players]))
+        return [(p, d) for p, d in zip(players, data, strict=True) if d is not None]
+
+    async def board_rank(self, group: str, player: str) -> tuple[int, str] | None:
+        zkey, hkey = board_keys(group)
+        member, data = await self._call(lambda: self._redis.hmget(hkey, [f"m:{player}", f"d:{player}"]))
+        if member is None or data is None:
+            return None
+        rank = await self._call(lambda: self._redis.zrank(zkey, member))
+        return None if rank is None else (int(rank), data)
