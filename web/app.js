@@ -1,0 +1,37 @@
+// The single-page app: one router over the server's pages.
+//   /            home        /r/CODE      a player's room (join, lobby, race)
+//   /watch/CODE  spectate    /daily       today's daily challenge
+
+import { dailyView } from "./daily.js";
+import { homeView } from "./home.js";
+import { roomView } from "./room.js";
+import { watchView } from "./watch.js";
+
+const root = document.getElementById("app");
+let current = null;
+
+function route(handoff = null) {
+  current?.destroy();
+  current = null;
+  const path = decodeURIComponent(location.pathname);
+  let m;
+  if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/))) {
+    current = roomView(root, { code: m[1].toUpperCase(), navigate, handoff });
+  } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
+    current = watchView(root, { code: m[1].toUpperCase() });
+  } else if (/^\/daily\/?$/.test(path)) {
+    current = dailyView(root, { navigate });
+  } else {
+    document.title = "Crescent Race";
+    current = homeView(root, { navigate });
+  }
+}
+
+/** Go to a page of the app without reloading; `handoff` passes a live connection along. */
+export function navigate(path, handoff = null) {
+  history.pushState({}, "", path);
+  route(handoff);
+}
+
+window.addEventListener("popstate", () => route());
+route();

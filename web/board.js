@@ -1,0 +1,403 @@
+// The board: 16 fanned piles in a crescent around the 8 foundations. It knows no rules: it
+// draws the board the server sent and offers exactly the server's legal moves, by drag and
+// drop or by tapping.
+//
+// Input is a small state machine per pointer: idle -> pressed (pointerdown on the board)
+// -> dragging (moved further than the threshold from the press, and the pressed card can
+// move) -> idle. Releasing while still "pressed" is a tap. A drop on a lit target sends the
+// move; a drop anywhere else snaps the card back and sends nothing.
+
+import { card, foundationLabel, parseMove, SUIT_ORDER } from "./cards.js";
+import { h } from "./dom.js";
+
+export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
+export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
+const ARC = [1, 0.42, 0.1, 0, 0, 0.1, 0.42, 1]; // how far each column bends toward the middle
+const FOUNDATION_ROWS = [SUIT_ORDER.map((s) => "u" + s), SUIT_ORDER.map((s) => "d" + s)];
+const THRESHOLD = { mouse: 5, pen: 6, touch: 10 };
+
+/** A card element: rank and suit as text in the corner, a big suit symbol in the middle. */
+export function cardElement(text, extra = {}) {
+  const c = card(text);
+  return h(
+    "div",
+    {
+      class: `card ${c.red ? "red" : "black"} suit-${c.suit}`,
+      "data-card": text,
+      "aria-label": c.name,
+      title: c.name,
+      ...extra,
+    },
+    h("span", { class: "idx" }, c.label),
+    h("span", { class: "pip", "aria-hidden": "true" }, c.symbol),
+  );
+}
+
+export class BoardView {
+  /**
+   * @param {object} options interactive (accept input), compact (small, for spectators),
+   *   onMove(text) called with a legal move the player made, onRefused(text) for a tap that
+   *   has nothing to do.
+   */
+  constructor({ interactive = false, compact = false, onMove = null, onRefused = null } = {}) {
+    this.interactive = interactive;
+    this.onMove = onMove;
+    this.onRefused = onRefused;
+    this.board = null;
+    this.legal = [];
+    this.bySource = new Map();
+    this.hint = null;
+    this.pending = false;
+    this.selected = null;
+    this.press = null;
+    this.dirty = false;
+    this.piles = [];
+    this.foundations = {};
+    this.el = h("div", {
+      class: `board${compact ? " compact" : ""}${interactive ? " interactive" : ""}`,
+      "data-testid": compact ? "mini-board" : "board",
+    });
+    this.build();
+    if (interactive) {
+      this.el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+      this.el.addEventListener("keydown", (e) => this.onKey(e));
+      this.el.addEventListener("dragstart", (e) => e.preventDefault());
+      this.moveHandler = (e) => this.onPointerMove(e);
+      this.upHandler = (e) => this.onPointerUp(e);
+      this.cancelHandler = (e) => this.onPointerCancel(e);
+    }
+  }
+
+  build() {
+    const pileEl = (i, col, row) => {
+      const el = h("div", {
+        class: `pile ${row}`,
+        "data-pile": i,
+        "data-drop": `p${i}`,
+        style: { "--arc": ARC[col] },
+        tabindex: this.interactive ? "0" : null,
+        role: this.interactive ? "button" : "group",
+      });
+      this.piles[i] = el;
+      return el;
+    };
+    const top = h("div", { class: "arc arc-top" }, TOP_ROW.map((i, col) => pileEl(i, col, "top")));
+    const bottom = h("div", { class: "arc arc-bottom" }, BOTTOM_ROW.map((i, col) => pileEl(i, col, "bottom")));
+    const rows = FOUNDATION_ROWS.map((keys, r) =>
+      h(
+        "div",
+        { class: `frow ${r ? "down" : "up"}` },
+        keys.map((key) => {
+          const el = h(
+            "div",
+            {
+              class: `foundation ${r ? "down" : "up"}`,
+              "data-foundation": key,
+              "data-drop": key,
+              tabindex: this.interactive ? "0" : null,
+              role: this.interactive ? "button" : "group",
+            },
+            h("span", { class: "flabel" }, h("span", { class: "dir" }, r ? "▼ down" : "▲ up"), " ", h("span", { class: "frange" }, r ? "K→A" : "A→K")),
+            h("div", { class: "fslot" }),
+            h("span", { class: "fcount", "data-testid": "foundation-count" }),
+          );
+          el.setAttribute("aria-label", `${foundationLabel(key)} foundation`);
+          this.foundations[key] = el;
+          return el;
+        }),
+      ),
+    );
+    const middle = h("div", { class: "foundations", "data-testid": "foundations" }, rows);
+    this.el.append(top, middle, bottom);
+  }
+
+  /** Draw a new board (and the moves allowed on it). Deferred while a card is dragged. */
+  update(board, { legal = [], hint = null, version = null, pending = false } = {}) {
+    this.board = board;
+    this.legal = legal;
+    this.hint = hint;
+    this.pending = pending;
+    this.bySource = new Map();
+    for (const text of legal) {
+      const move = parseMove(text);
+      if (move.shuffle) continue;
+      const list = this.bySource.get(move.from.key) || [];
+      list.push(move);
+      this.bySource.set(move.from.key, list);
+    }
+    if (this.selected && !this.bySource.has(this.selected)) this.selected = null;
+    if (version !== null) this.el.dataset.version = version;
+    this.el.toggleAttribute("data-pending", pending);
+    if (this.press && this.press.state === "dragging") {
+      this.dirty = true;
+      return;
+    }
+    this.draw();
+  }
+
+  draw() {
+    this.dirty = false;
+    const board = this.board;
+    if (!board) return;
+    board.piles.forEach((cards, i) => {
+      const el = this.piles[i];
+      if (!el) return;
+      el.replaceChildren();
+      el.dataset.count = cards.length;
+      el.style.setProperty("--n1", Math.max(cards.length - 1, 1));
+      el.classList.toggle("empty", cards.length === 0);
+      const movable = this.bySource.has(`p${i}`);
+      cards.forEach((text, j) => {
+        const isTop = j === cards.length - 1;
+        const c = cardElement(text, isTop ? { "data-top": "true" } : {});
+        if (isTop && movable) c.classList.add("movable");
+        el.append(c);
+      });
+      if (!cards.length) el.append(h("span", { class: "empty-label" }, "empty"));
+      const names = cards.map((t) => card(t).label).join(" ");
+      el.setAttribute("aria-label", `pile ${i + 1}: ${cards.length ? names + " (top " + card(cards[cards.length - 1]).label + ")" : "empty"}`);
+    });
+    for (const [key, el] of Object.entries(this.foundations)) {
+      const f = board.foundations[key];
+      const slot = el.querySelector(".fslot");
+      slot.replaceChildren(cardElement(f.top, { "data-top": "true" }));
+      if (this.bySource.has(key)) slot.firstChild.classList.add("movable");
+      el.dataset.count = f.count;
+      el.classList.toggle("full", f.count >= 13);
+      el.querySelector(".fcount").textContent = `${f.count}/13`;
+    }
+    this.mark();
+  }
+
+  /** Selection, hint and target highlights. */
+  mark() {
+    for (const el of this.el.querySelectorAll(".selected, .target, .hint, .hint-target, .hover")) {
+      el.classList.remove("selected", "target", "hint", "hint-target", "hover");
+    }
+    if (this.selected) {
+      this.zone(this.selected)?.classList.add("selected");
+      for (const move of this.bySource.get(this.selected) || []) this.zone(move.to.key)?.classList.add("target");
+    }
+    if (this.hint && !this.hint.shuffle) {
+      this.zone(this.hint.from.key)?.classList.add("hint");
+      this.zone(this.hint.to.key)?.classList.add("hint-target");
+    }
+    this.el.dataset.selected = this.selected || "";
+  }
+
+  zone(key) {
+    return key[0] === "p" ? this.piles[Number(key.slice(1))] : this.foundations[key];
+  }
+
+  clearSelection() {
+    if (this.selected) {
+      this.selected = null;
+      this.mark();
+    }
+  }
+
+  // -- taps ------------------------------------------------------------------------
+
+  /**
+   * A tap on a pile or foundation. With a card selected, a tap on one of its lit targets
+   * plays there. Otherwise a tap on a pile plays its top card to a foundation when one takes
+   * it (the up foundation when both of the suit's foundations do), else selects it so the
+   * next tap picks a pile; a tap on a foundation selects its top card for a give-back.
+   */
+  tap(key) {
+    if (this.pending) return;
+    if (this.selected && this.selected !== key) {
+      const move = (this.bySource.get(this.selected) || []).find((m) => m.to.key === key);
+      if (move) {
+        this.selected = null;
+        this.play(move.text);
+        return;
+      }
+    }
+    if (this.selected === key) {
+      this.clearSelection();
+      return;
+    }
+    const moves = this.bySource.get(key) || [];
+    if (key[0] === "p") {
+      const home = moves.filter((m) => m.to.kind === "foundation");
+      if (home.length) {
+        const pick = home.find((m) => m.to.up) || home[0];
+        this.selected = null;
+        this.play(pick.text);
+        return;
+      }
+    }
+    if (moves.length) {
+      this.selected = key;
+      this.mark();
+      return;
+    }
+    this.selected = null;
+    this.mark();
+    this.refuse(key);
+  }
+
+  refuse(key) {
+    const el = this.zone(key);
+    if (el) {
+      el.classList.remove("nope");
+      void el.offsetWidth; // restart the animation
+      el.classList.add("nope");
+    }
+    this.onRefused?.(key);
+  }
+
+  play(text) {
+    if (!this.legal.includes(text)) return;
+    this.onMove?.(text);
+  }
+
+  onKey(e) {
+    if (e.key === "Escape") {
+      this.clearSelection();
+      return;
+    }
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const zone = e.target.closest?.("[data-drop]");
+    if (!zone || !this.el.contains(zone)) return;
+    e.preventDefault();
+    this.tap(zone.dataset.drop);
+  }
+
+  // -- pointer state machine -------------------------------------------------------
+
+  onPointerDown(e) {
+    if (this.press || (e.pointerType === "mouse" && e.button !== 0)) return;
+    const zone = e.target.closest("[data-drop]");
+    if (!zone || !this.el.contains(zone)) {
+      this.clearSelection();
+      return;
+    }
+    const key = zone.dataset.drop;
+    const cardEl = e.target.closest(".card[data-top]");
+    const draggable = !this.pending && !!cardEl && zone.contains(cardEl) && this.bySource.has(key);
+    if (draggable) e.preventDefault(); // no text selection or native drag
+    this.press = {
+      state: "pressed",
+      key,
+      cardEl: draggable ? cardEl : null,
+      id: e.pointerId,
+      type: e.pointerType,
+      x: e.clientX,
+      y: e.clientY,
+      ghost: null,
+      hover: null,
+    };
+    window.addEventListener("pointermove", this.moveHandler);
+    window.addEventListener("pointerup", this.upHandler);
+    window.addEventListener("pointercancel", this.cancelHandler);
+  }
+
+  onPointerMove(e) {
+    const press = this.press;
+    if (!press || e.pointerId !== press.id) return;
+    const dx = e.clientX - press.x;
+    const dy = e.clientY - press.y;
+    if (press.state === "pressed") {
+      if (!press.cardEl || Math.hypot(dx, dy) < (THRESHOLD[press.type] ?? 6)) return;
+      this.startDrag(press);
+    }
+    e.preventDefault();
+    press.ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(2deg)`;
+    const over = this.dropKeyAt(e.clientX, e.clientY);
+    if (over !== press.hover) {
+      if (press.hover) this.zone(press.hover)?.classList.remove("hover");
+      press.hover = over;
+      if (over && press.targets.has(over)) this.zone(over)?.classList.add("hover");
+    }
+  }
+
+  startDrag(press) {
+    press.state = "dragging";
+    this.selected = null;
+    press.targets = new Map((this.bySource.get(press.key) || []).map((m) => [m.to.key, m.text]));
+    this.mark();
+    for (const key of press.targets.keys()) this.zone(key)?.classList.add("target");
+    this.zone(press.key)?.classList.add("selected");
+    const rect = press.cardEl.getBoundingClientRect();
+    const ghost = press.cardEl.cloneNode(true);
+    ghost.classList.add("ghost");
+    ghost.removeAttribute("data-top");
+    ghost.setAttribute("data-testid", "drag-ghost");
+    Object.assign(ghost.style, {
+      left: `${rect.left}px`,
+      top: `${rect.top}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+      margin: "0",
+    });
+    this.el.append(ghost);
+    press.ghost = ghost;
+    press.cardEl.classList.add("lifted");
+    this.el.dataset.dragging = press.key;
+  }
+
+  dropKeyAt(x, y) {
+    for (const el of document.elementsFromPoint(x, y)) {
+      const zone = el.closest?.("[data-drop]");
+      if (zone && this.el.contains(zone)) return zone.dataset.drop;
+    }
+    return null;
+  }
+
+  onPointerUp(e) {
+    const press = this.press;
+    if (!press || e.pointerId !== press.id) return;
+    this.endPress();
+    if (press.state === "pressed") {
+      this.tap(press.key);
+      return;
+    }
+    const over = this.dropKeyAt(e.clientX, e.clientY);
+    const text = over ? press.targets.get(over) : undefined;
+    if (text && !this.pending && this.legal.includes(text)) {
+      press.ghost.remove();
+      this.finishDrag();
+      this.play(text);
+    } else {
+      this.snapBack(press);
+    }
+  }
+
+  onPointerCancel(e) {
+    const press = this.press;
+    if (!press || e.pointerId !== press.id) return;
+    this.endPress();
+    if (press.state === "dragging") this.snapBack(press);
+  }
+
+  endPress() {
+    this.press = null;
+    window.removeEventListener("pointermove", this.moveHandler);
+    window.removeEventListener("pointerup", this.upHandler);
+    window.removeEventListener("pointercancel", this.cancelHandler);
+  }
+
+  /** An illegal drop: the card flies back to its pile and nothing is sent. */
+  snapBack(press) {
+    const ghost = press.ghost;
+    this.el.dataset.snapback = press.key;
+    const done = () => {
+      ghost.remove();
+      delete this.el.dataset.snapback;
+      this.finishDrag();
+    };
+    ghost.classList.add("returning");
+    ghost.style.transform = "translate(0px, 0px)";
+    ghost.addEventListener("transitionend", done, { once: true });
+    setTimeout(() => ghost.isConnected && done(), 300);
+  }
+
+  finishDrag() {
+    delete this.el.dataset.dragging;
+    this.el.querySelector(".lifted")?.classList.remove("lifted");
+    if (this.dirty) this.draw();
+    else this.mark();
+  }
+}

@@ -1,0 +1,94 @@
+// Tiny DOM helpers. Text always goes in as text nodes (never as markup), so names and other
+// strings from the server can never inject HTML.
+
+/**
+ * Create an element: h("button", {class: "x", onclick: fn, "data-testid": "go"}, "Go").
+ * Attributes that are null, undefined or false are skipped; `text` sets textContent;
+ * `on<event>` adds a listener; children may be nodes, strings, numbers or nested arrays.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = String(value);
+    else if (key === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), v);
+    }
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "value") el.value = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replace all children of `el`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Milliseconds as m:ss.t (or h:mm:ss.t). */
+export function formatMs(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
+  const negative = ms < 0;
+  ms = Math.abs(ms);
+  const tenths = Math.floor(ms / 100) % 10;
+  const total = Math.floor(ms / 1000);
+  const s = total % 60;
+  const m = Math.floor(total / 60) % 60;
+  const hours = Math.floor(total / 3600);
+  const mm = hours ? String(m).padStart(2, "0") : String(m);
+  const text = `${hours ? hours + ":" : ""}${mm}:${String(s).padStart(2, "0")}.${tenths}`;
+  return negative ? "-" + text : text;
+}
+
+/** localStorage that never throws (private modes, blocked storage). */
+export const store = {
+  get(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch {
+      /* storage unavailable: the seat simply cannot be resumed after a refresh */
+    }
+  },
+  remove(key) {
+    try {
+      window.localStorage.removeItem(key);
+    } catch {
+      /* ignore */
+    }
+  },
+};
+
+export const tokenKey = (code) => `crescent-race.token.${code}`;
+export const NAME_KEY = "crescent-race.name";
+
+/** Show a short message in the page's toast area. */
+export function toast(text, kind = "info") {
+  let area = document.querySelector(".toasts");
+  if (!area) {
+    area = h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" });
+    document.body.append(area);
+  }
+  const item = h("div", { class: `toast toast-${kind}`, "data-testid": "toast", "data-kind": kind }, text);
+  area.append(item);
+  setTimeout(() => item.remove(), 4000);
+}

@@ -1,0 +1,189 @@
+// The home page: create a room, join one by code, today's daily challenge, live rooms.
+
+import { fill, h, NAME_KEY, store, tokenKey, toast } from "./dom.js";
+import { Link } from "./net.js";
+
+const REFRESH_MS = 5000;
+
+export function homeView(root, { navigate }) {
+  root.dataset.view = "home";
+  const savedName = store.get(NAME_KEY) || "";
+  let link = null;
+  let refresh = null;
+  let destroyed = false;
+
+  const nameInput = (id) =>
+    h("input", {
+      id,
+      name: "name",
+      required: true,
+      maxlength: "20",
+      autocomplete: "nickname",
+      placeholder: "Your nickname",
+      value: savedName,
+      "data-testid": `${id}`,
+    });
+
+  // -- create ----------------------------------------------------------------------
+  const createName = nameInput("create-name");
+  const difficulty = h(
+    "select",
+    { id: "difficulty", name: "difficulty", "data-testid": "create-difficulty" },
+    h("option", { value: "easy" }, "Easy — 9 shuffles"),
+    h("option", { value: "medium", selected: true }, "Medium — 6 shuffles"),
+    h("option", { value: "hard" }, "Hard — 3 shuffles (classic)"),
+  );
+  const deal = h("input", {
+    id: "deal",
+    name: "deal",
+    inputmode: "numeric",
+    pattern: "[0-9]*",
+    placeholder: "random",
+    "data-testid": "create-deal",
+  });
+  const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
+  const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
+  const createForm = h(
+    "form",
+    { class: "card-panel", "data-testid": "create-form", onsubmit: onCreate },
+    h("h2", {}, "Start a race"),
+    h("label", { for: "create-name" }, "Nickname"),
+    createName,
+    h("label", { for: "difficulty" }, "Difficulty"),
+    difficulty,
+    h("label", { for: "deal" }, "Deal number ", h("small", {}, "(empty for a random deal)")),
+    deal,
+    h("label", { class: "check" }, listed, " List this race for spectators"),
+    createBtn,
+  );
+
+  // -- join ------------------------------------------------------------------------
+  const code = h("input", {
+    id: "join-code",
+    name: "code",
+    required: true,
+    maxlength: "16",
+    autocapitalize: "characters",
+    autocomplete: "off",
+    spellcheck: "false",
+    placeholder: "e.g. K7QH2MX",
+    "data-testid": "join-code",
+  });
+  const joinForm = h(
+    "form",
+    { class: "card-panel", "data-testid": "join-form", onsubmit: onJoin },
+    h("h2", {}, "Join a race"),
+    h("label", { for: "join-code" }, "Room code"),
+    code,
+    h("button", { type: "submit", "data-testid": "join-submit" }, "Join"),
+  );
+
+  // -- daily and live rooms ------------------------------------------------------------
+  const daily = h(
+    "section",
+    { class: "card-panel daily" },
+    h("h2", {}, "Daily challenge"),
+    h("p", {}, "One deal for everyone today. How fast can you clear it?"),
+    h("a", { href: "/daily", class: "button", "data-testid": "daily-link" }, "Play today’s deal"),
+  );
+  const roomsList = h("ul", { class: "rooms", "data-testid": "live-rooms" });
+  const live = h(
+    "section",
+    { class: "card-panel live" },
+    h("h2", {}, "Live races"),
+    roomsList,
+  );
+
+  fill(
+    root,
+    h(
+      "section",
+      { class: "home", "data-testid": "home" },
+      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock."),
+      h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
+    ),
+  );
+
+  loadRooms();
+  refresh = setInterval(loadRooms, REFRESH_MS);
+
+  async function loadRooms() {
+    let data;
+    try {
+      const res = await fetch("/api/rooms", { cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      data = await res.json();
+    } catch {
+      if (!destroyed) fill(roomsList, h("li", { class: "muted" }, "Could not load the live races."));
+      return;
+    }
+    if (destroyed) return;
+    const rooms = data.rooms || [];
+    if (!rooms.length) {
+      fill(roomsList, h("li", { class: "muted", "data-testid": "no-rooms" }, "No races right now. Start one!"));
+      return;
+    }
+    fill(
+      roomsList,
+      rooms.map((r) =>
+        h(
+          "li",
+          { "data-testid": "live-room", "data-room": r.code },
+          h("span", { class: "code" }, r.code),
+          h("span", { class: "muted" }, ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${r.phase}`),
+          h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),
+          r.phase === "lobby" ? h("a", { href: `/r/${encodeURIComponent(r.code)}`, class: "button small" }, "Join") : null,
+        ),
+      ),
+    );
+  }
+
+  function onJoin(e) {
+    e.preventDefault();
+    const c = code.value.trim().toUpperCase();
+    if (c) navigate(`/r/${encodeURIComponent(c)}`);
+  }
+
+  function onCreate(e) {
+    e.preventDefault();
+    const name = createName.value.trim();
+    if (!name) return;
+    const msg = { type: "create", name, difficulty: difficulty.value, listed: listed.checked };
+    const dealText = deal.value.trim();
+    if (dealText) {
+      if (!/^\d{1,18}$/.test(dealText)) {
+        toast("The deal number must be a whole number.", "error");
+        return;
+      }
+      msg.deal = Number(dealText);
+    }
+    store.set(NAME_KEY, name);
+    createBtn.disabled = true;
+    link?.close();
+    link = new Link({
+      onOpen: () => link.send(msg),
+      onMessage: (m) => {
+        if (m.type === "joined") {
+          store.set(tokenKey(m.room.code), m.token);
+          const handoff = { link, joined: m };
+          link = null;
+          navigate(`/r/${m.room.code}`, handoff);
+        } else if (m.type === "error") {
+          toast(m.message, "error");
+          createBtn.disabled = false;
+          link?.close();
+          link = null;
+        }
+      },
+    });
+    link.connect();
+  }
+
+  return {
+    destroy() {
+      destroyed = true;
+      clearInterval(refresh);
+      link?.close();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// One websocket to the server, reconnecting with backoff, with the server's clock.
+//
+// `serverNow()` is the local clock corrected by the offset measured from "hello" and "pong"
+// (the round trip with the smallest delay wins), so every timer counts from the server's
+// own start time.
+
+export class Link {
+  /**
+   * @param {object} handlers onOpen(link) after each hello, onMessage(msg), onStatus(state, detail),
+   *   onKicked(reason) when the server closed us for good (the seat was opened elsewhere).
+   */
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.ws = null;
+    this.offset = 0;
+    this.bestRtt = Infinity;
+    this.attempt = 0;
+    this.stopped = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.pingSent = 0;
+    this.ready = false;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws`;
+  }
+
+  serverNow() {
+    return Date.now() + this.offset;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.timer);
+    this.status("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.ready = false;
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "hello") {
+        this.offset = msg.server_time - Date.now();
+        this.attempt = 0;
+        this.ready = true;
+        this.status("online");
+        this.ping();
+        clearInterval(this.pingTimer);
+        this.pingTimer = setInterval(() => this.ping(), 15000);
+        this.handlers.onOpen?.(this);
+        return;
+      }
+      if (msg.type === "pong") {
+        const now = Date.now();
+        const rtt = now - this.pingSent;
+        if (this.pingSent && rtt <= this.bestRtt) {
+          this.bestRtt = rtt;
+          this.offset = msg.server_time + rtt / 2 - now;
+        }
+        return;
+      }
+      this.handlers.onMessage?.(msg);
+    });
+    ws.addEventListener("close", (event) => {
+      if (ws !== this.ws) return;
+      this.ready = false;
+      clearInterval(this.pingTimer);
+      if (event.code === 4001) {
+        this.stopped = true;
+        this.status("replaced");
+        this.handlers.onKicked?.(event.reason || "this seat was opened in another window");
+        return;
+      }
+      if (this.stopped) return;
+      const delay = Math.min(5000, 300 * 2 ** this.attempt++);
+      this.status("offline", delay);
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  ping() {
+    if (this.send({ type: "ping" })) this.pingSent = Date.now();
+  }
+
+  /** Send a message now; false when not connected (nothing is queued). */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.ready) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Drop this connection and open a new one at once (to resume with a fresh session). */
+  reconnect() {
+    const old = this.ws;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    if (old) old.close(1000);
+    this.attempt = 0;
+    this.connect();
+  }
+
+  close() {
+    this.stopped = true;
+    this.ready = false;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close(1000);
+    this.status("idle");
+  }
+
+  status(state, detail) {
+    const el = document.querySelector("[data-testid=connection]");
+    if (el) {
+      el.dataset.state = state;
+      el.textContent = { connecting: "connecting…", online: "", offline: "reconnecting…", replaced: "", idle: "" }[state] ?? "";
+    }
+    this.handlers.onStatus?.(state, detail);
+  }
+}

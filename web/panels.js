@@ -1,0 +1,114 @@
+// Pieces shared by the race and spectate views: the players' progress and the ranking.
+
+import { fill, formatMs, h } from "./dom.js";
+
+export const TOTAL = 104;
+
+/** A player's status in words: finished time, won, stuck, resigned or racing. */
+export function statusText(p) {
+  if (p.finished_ms !== null && p.finished_ms !== undefined) return `finished ${formatMs(p.finished_ms)}`;
+  if (p.won) return "won";
+  if (p.resigned) return "resigned";
+  if (p.stuck) return "stuck";
+  return "";
+}
+
+function statusKey(p) {
+  if (p.finished_ms !== null && p.finished_ms !== undefined) return "finished";
+  if (p.resigned) return "resigned";
+  if (p.stuck) return "stuck";
+  return "racing";
+}
+
+/** One row per player: name (as text), a bar of cards on the foundations out of 104, moves. */
+export function progressList(players, { me = null, host = null } = {}) {
+  return h(
+    "ol",
+    { class: "progress-list", "data-testid": "progress-list" },
+    players.map((p) => {
+      const pct = Math.round((100 * p.cards) / TOTAL);
+      return h(
+        "li",
+        {
+          class: `progress-row${p.seat === me ? " me" : ""}`,
+          "data-testid": `progress-${p.seat}`,
+          "data-seat": p.seat,
+          "data-cards": p.cards,
+          "data-moves": p.moves,
+          "data-status": statusKey(p),
+        },
+        h(
+          "div",
+          { class: "who" },
+          h("span", { class: "name", "data-testid": "player-name" }, p.name),
+          p.seat === me ? h("span", { class: "tag" }, "you") : null,
+          p.seat === host ? h("span", { class: "tag" }, "host") : null,
+        ),
+        h(
+          "div",
+          {
+            class: "bar",
+            role: "progressbar",
+            "aria-valuemin": "0",
+            "aria-valuemax": String(TOTAL),
+            "aria-valuenow": String(p.cards),
+            "aria-label": `${p.name}: ${p.cards} of ${TOTAL} cards home`,
+          },
+          h("div", { class: "fill", style: { width: `${pct}%` } }),
+        ),
+        h(
+          "div",
+          { class: "stats" },
+          h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
+          h("span", { "data-testid": "moves" }, `${p.moves} moves`),
+          h("span", { class: `status status-${statusKey(p)}`, "data-testid": "status" }, statusText(p)),
+        ),
+      );
+    }),
+  );
+}
+
+/** The ranking table: place, name, finish time (or cards home), moves. */
+export function rankingTable(ranking, { me = null } = {}) {
+  return h(
+    "table",
+    { class: "ranking", "data-testid": "ranking" },
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"))),
+    h(
+      "tbody",
+      {},
+      ranking.map((r) =>
+        h(
+          "tr",
+          {
+            "data-testid": "ranking-row",
+            "data-place": r.place,
+            "data-seat": r.seat,
+            class: r.seat === me ? "me" : null,
+          },
+          h("td", { class: "place" }, `${r.place}.`),
+          h("td", { class: "name" }, r.name, r.seat === me ? h("span", { class: "tag" }, "you") : null),
+          h(
+            "td",
+            { "data-testid": "result" },
+            r.finished_ms !== null && r.finished_ms !== undefined
+              ? formatMs(r.finished_ms)
+              : `${r.cards}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`,
+          ),
+          h("td", {}, String(r.moves)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Merge a "player" update into a snapshot's player list, only when it is not older. */
+export function applyPlayer(players, update) {
+  const i = players.findIndex((p) => p.seat === update.seat);
+  if (i < 0) return false;
+  if ((update.version ?? 0) < (players[i].version ?? 0)) return false;
+  players[i] = { ...players[i], ...update };
+  return true;
+}
+
+export { fill };

@@ -1,0 +1,671 @@
+// A player's room page (/r/CODE): join, lobby, countdown, the race, the result, rematch.
+//
+// The seat's secret token is kept in localStorage per room, so a refresh (or a dropped
+// connection) resumes the same seat and board. The page draws what the server sends and
+// offers only the server's legal moves.
+
+import { BoardView } from "./board.js";
+import { describeMove, parseMove, preview } from "./cards.js";
+import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
+import { Link } from "./net.js";
+import { applyPlayer, progressList, rankingTable } from "./panels.js";
+
+const PENDING_TIMEOUT_MS = 5000;
+
+function clientId() {
+  return Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+}
+
+/** The phase now, by the server's clock (the server does not announce the start itself). */
+export function phaseAt(room, now) {
+  if (!room) return "loading";
+  if (room.phase === "countdown" || room.phase === "racing") {
+    if (room.start_at && now < room.start_at) return "countdown";
+    return "racing";
+  }
+  return room.phase;
+}
+
+/** Keep the newer of each player's versions when a snapshot arrives. */
+export function mergeSnapshot(old, room) {
+  if (!old || old.round !== room.round) return room;
+  const held = new Map(old.players.map((p) => [p.seat, p]));
+  room.players = room.players.map((p) => {
+    const mine = held.get(p.seat);
+    return mine && (mine.version ?? 0) > (p.version ?? 0) ? { ...p, ...mine, ready: p.ready } : p;
+  });
+  return room;
+}
+
+export class RoomView {
+  constructor(root, { code, navigate, handoff = null }) {
+    this.root = root;
+    this.code = code;
+    this.navigate = navigate;
+    this.room = null;
+    this.seat = null;
+    this.state = null;
+    this.pending = null;
+    this.hint = null;
+    this.joinName = null;
+    this.lastResync = 0;
+    this.confirming = null;
+    this.kicked = false;
+    this.phase = "loading";
+    this.token = store.get(tokenKey(code));
+    root.dataset.view = "room";
+    document.title = `Room ${code} · Crescent Race`;
+    this.build();
+    this.link = handoff?.link || new Link({});
+    this.link.handlers = {
+      onOpen: () => this.onOpen(),
+      onMessage: (m) => this.onMessage(m),
+      onKicked: (reason) => this.onKicked(reason),
+    };
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keyHandler);
+    this.ticker = setInterval(() => this.tick(), 100);
+    if (handoff?.joined) {
+      this.onMessage(handoff.joined);
+    } else if (this.token) {
+      this.link.connect();
+    } else {
+      this.render();
+    }
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    clearTimeout(this.pendingTimer);
+    document.removeEventListener("keydown", this.keyHandler);
+    this.link.close();
+  }
+
+  // -- the page skeleton ---------------------------------------------------------------
+
+  build() {
+    this.board = new BoardView({
+      interactive: true,
+      onMove: (text) => this.play(text),
+    });
+    const button = (testid, label, onclick, title) =>
+      h("button", { type: "button", "data-testid": testid, class: "tool", onclick, title }, label);
+    this.timerEl = h("span", { class: "timer", "data-testid": "timer", "aria-label": "race time" }, "0:00.0");
+    this.movesEl = h("span", { class: "stat", "data-testid": "move-count" }, "0");
+    this.cardsEl = h("span", { class: "stat", "data-testid": "card-count" }, "8");
+    this.shuffleBtn = button("shuffle", "Shuffle", () => this.shuffle(), "Shuffle (S): every pile's bottom card goes to its top");
+    this.hintBtn = button("hint", "Hint", () => this.askHint(), "Hint (H)");
+    this.undoBtn = button("undo", "Undo", () => this.undo(), "Undo (U)");
+    this.restartBtn = button("restart", "Restart", () => this.restart(), "Restart this deal (the clock keeps running)");
+    this.resignBtn = button("resign", "Resign", () => this.resign(), "Give up this race");
+    this.hintText = h("p", { class: "hint-text", "data-testid": "hint-text", "aria-live": "polite" });
+    this.banner = h("div", { class: "banner-area", "aria-live": "polite" });
+    this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", hidden: true });
+    this.toolbar = h(
+      "div",
+      { class: "toolbar", "data-testid": "toolbar" },
+      h("div", { class: "stats" }, h("span", { class: "label" }, "Time"), this.timerEl),
+      h("div", { class: "stats" }, h("span", { class: "label" }, "Moves"), this.movesEl),
+      h("div", { class: "stats" }, h("span", { class: "label" }, "Home"), this.cardsEl),
+      h("div", { class: "tools" }, this.shuffleBtn, this.hintBtn, this.undoBtn, this.restartBtn, this.resignBtn),
+    );
+    this.side = h("aside", { class: "side", "data-testid": "race-side" });
+    this.raceEl = h(
+      "section",
+      { class: "race", "data-testid": "race" },
+      h("div", { class: "play" }, this.toolbar, this.banner, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl), this.hintText),
+      this.side,
+    );
+    this.header = h("div", { class: "room-head", "data-testid": "room-head" });
+    this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
+    this.joinEl = h("section", { class: "join", "data-testid": "join" });
+    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.joinEl, this.lobbyEl, this.raceEl);
+    fill(this.root, this.pageEl);
+  }
+
+  // -- the connection -------------------------------------------------------------------
+
+  onOpen() {
+    if (this.token) {
+      const msg = { type: "resume", room: this.code, token: this.token };
+      if (this.state) msg.version = this.state.version;
+      this.link.send(msg);
+    } else if (this.joinName) {
+      this.link.send({ type: "join", room: this.code, name: this.joinName });
+    }
+  }
+
+  onKicked(reason) {
+    this.kicked = true;
+    this.pending = null;
+    fill(
+      this.banner,
+      h(
+        "div",
+        { class: "banner warn", "data-testid": "kicked-banner" },
+        h("span", {}, `Disconnected: ${reason}.`),
+        h("button", { type: "button", onclick: () => this.useHere() }, "Play here"),
+      ),
+    );
+    this.render();
+  }
+
+  useHere() {
+    this.kicked = false;
+    fill(this.banner);
+    this.link.connect();
+  }
+
+  resync() {
+    const now = Date.now();
+    if (now - this.lastResync < 1500 || this.kicked) return;
+    this.lastResync = now;
+    this.link.reconnect();
+  }
+
+  onMessage(m) {
+    switch (m.type) {
+      case "joined": {
+        this.seat = m.seat;
+        if (m.token) {
+          this.token = m.token;
+          store.set(tokenKey(this.code), m.token);
+        }
+        this.room = mergeSnapshot(this.room, m.room);
+        this.setState(m.state);
+        this.clearPending();
+        this.render();
+        break;
+      }
+      case "room": {
+        const round = this.room?.round;
+        this.room = mergeSnapshot(this.room, m.room);
+        if (round !== undefined && round !== m.room.round) {
+          // A rematch dealt new games: fetch this seat's fresh state.
+          this.hint = null;
+          this.resync();
+        }
+        this.checkOwnVersion();
+        this.render();
+        break;
+      }
+      case "player": {
+        if (this.room && applyPlayer(this.room.players, m.player)) {
+          this.renderSide();
+          this.checkOwnVersion();
+        }
+        break;
+      }
+      case "state": {
+        this.clearPending();
+        this.setState(m);
+        this.render();
+        break;
+      }
+      case "hint": {
+        if (this.state && m.version === this.state.version) {
+          if (m.move) {
+            this.hint = parseMove(m.move);
+            this.hintText.textContent = `Hint: ${describeMove(this.state.board, m.move)}`;
+          } else {
+            this.hint = null;
+            this.hintText.textContent = "No legal move is left.";
+          }
+          this.hintText.dataset.move = m.move || "";
+          this.renderBoard();
+        }
+        break;
+      }
+      case "resync":
+        this.resync();
+        break;
+      case "error":
+        this.onError(m);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onError(m) {
+    const wasPending = this.pending;
+    this.clearPending();
+    if (m.state) {
+      this.setState(m.state);
+      this.render();
+      return;
+    }
+    if (wasPending) this.render(); // drop the preview: back to the server's board
+    switch (m.code) {
+      case "bad_token":
+        store.remove(tokenKey(this.code));
+        this.token = null;
+        this.seat = null;
+        this.link.close();
+        this.render();
+        toast("That seat is no longer yours; join again.", "error");
+        return;
+      case "unknown_room":
+        store.remove(tokenKey(this.code));
+        this.token = null;
+        this.link.close();
+        this.showGone(m.message);
+        return;
+      case "already_started":
+      case "room_full":
+      case "name_taken":
+      case "bad_name":
+        if (!this.seat) {
+          this.joinName = null;
+          this.render(m);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    toast(m.message, "error");
+  }
+
+  showGone(message) {
+    this.room = null;
+    this.pageEl.dataset.phase = "gone";
+    fill(
+      this.joinEl,
+      h(
+        "div",
+        { class: "card-panel narrow", "data-testid": "room-gone" },
+        h("h2", {}, "No such race"),
+        h("p", {}, message),
+        h("a", { href: "/", class: "button" }, "Back home"),
+      ),
+    );
+  }
+
+  setState(state) {
+    if (this.state && state.version !== this.state.version) {
+      this.hint = null;
+      this.hintText.textContent = "";
+      this.hintText.dataset.move = "";
+    }
+    this.state = state;
+  }
+
+  clearPending() {
+    this.pending = null;
+    clearTimeout(this.pendingTimer);
+  }
+
+  /** My seat moved on without me hearing about it (another tab, a lost reply): resync. */
+  checkOwnVersion() {
+    if (!this.room || !this.state || this.pending) return;
+    const mine = this.room.players.find((p) => p.seat === this.seat);
+    if (mine && (mine.version ?? 0) > this.state.version) this.resync();
+  }
+
+  // -- actions -------------------------------------------------------------------------
+
+  canAct() {
+    return this.phase === "racing" && this.state && !this.pending && !this.kicked;
+  }
+
+  send(msg, previewMove = null) {
+    if (!this.canAct()) return false;
+    const id = clientId();
+    const full = { ...msg, version: this.state.version, id };
+    if (!this.link.send(full)) {
+      toast("Not connected; reconnecting…", "error");
+      return false;
+    }
+    this.pending = { id, move: previewMove };
+    this.pendingTimer = setTimeout(() => {
+      if (this.pending?.id === id) {
+        this.pending = null;
+        this.resync();
+      }
+    }, PENDING_TIMEOUT_MS);
+    this.renderBoard();
+    this.renderTools();
+    return true;
+  }
+
+  play(text) {
+    if (!this.state?.legal_moves.includes(text)) return;
+    this.send({ type: "move", move: text }, text);
+  }
+
+  shuffle() {
+    if (this.state?.legal_moves.includes("shuffle")) this.play("shuffle");
+  }
+
+  undo() {
+    if (this.state?.can_undo) this.send({ type: "undo" });
+  }
+
+  askHint() {
+    if (this.canAct()) this.link.send({ type: "hint" });
+  }
+
+  confirm(which, action) {
+    if (this.confirming === which) {
+      this.confirming = null;
+      clearTimeout(this.confirmTimer);
+      action();
+    } else {
+      this.confirming = which;
+      clearTimeout(this.confirmTimer);
+      this.confirmTimer = setTimeout(() => {
+        this.confirming = null;
+        this.renderTools();
+      }, 3000);
+    }
+    this.renderTools();
+  }
+
+  restart() {
+    if (this.canAct() && this.state.moves + (this.state.can_undo ? 1 : 0) > 0) {
+      this.confirm("restart", () => this.send({ type: "restart" }));
+    }
+  }
+
+  resign() {
+    if (this.canAct() && !this.isDone()) this.confirm("resign", () => this.link.send({ type: "resign" }));
+  }
+
+  isDone() {
+    const s = this.state;
+    return !!s && ((s.finished_ms !== null && s.finished_ms !== undefined) || s.resigned || s.won);
+  }
+
+  onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target?.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const key = e.key.toLowerCase();
+    if (key === "u") this.undo();
+    else if (key === "s") this.shuffle();
+    else if (key === "h") this.askHint();
+    else if (key === "escape") this.board.clearSelection();
+    else return;
+    e.preventDefault();
+  }
+
+  // -- drawing -------------------------------------------------------------------------
+
+  me() {
+    return this.room?.players.find((p) => p.seat === this.seat) || null;
+  }
+
+  tick() {
+    if (!this.room) return;
+    const phase = phaseAt(this.room, this.link.serverNow());
+    if (phase !== this.phase) {
+      this.render();
+      return;
+    }
+    this.renderClock();
+  }
+
+  renderClock() {
+    const room = this.room;
+    if (!room) return;
+    const now = this.link.serverNow();
+    if (this.phase === "countdown") {
+      const left = Math.max(0, room.start_at - now);
+      this.countdownEl.hidden = false;
+      this.countdownEl.textContent = String(Math.ceil(left / 1000) || "Go!");
+      this.timerEl.textContent = formatMs(0);
+      return;
+    }
+    this.countdownEl.hidden = true;
+    let elapsed = null;
+    const s = this.state;
+    if (s && s.finished_ms !== null && s.finished_ms !== undefined) elapsed = s.finished_ms;
+    else if (room.start_at && this.phase === "over") elapsed = (room.ended_at ?? now) - room.start_at;
+    else if (room.start_at && this.phase === "racing") elapsed = now - room.start_at;
+    this.timerEl.textContent = elapsed === null ? formatMs(0) : formatMs(Math.max(0, elapsed));
+    if (room.time_limit && room.start_at && this.phase === "racing") {
+      this.timerEl.dataset.left = formatMs(room.start_at + room.time_limit * 1000 - now);
+    }
+  }
+
+  render(joinError = null) {
+    const room = this.room;
+    this.phase = phaseAt(room, this.link.serverNow());
+    this.pageEl.dataset.phase = this.seat ? this.phase : "join";
+    this.renderHeader();
+    this.joinEl.hidden = !!this.seat;
+    this.lobbyEl.hidden = !this.seat || this.phase !== "lobby";
+    this.raceEl.hidden = !this.seat || this.phase === "lobby" || this.phase === "loading";
+    if (!this.seat) {
+      if (this.token) {
+        fill(this.joinEl, h("p", { class: "muted" }, "Reconnecting to your seat…"));
+      } else {
+        this.renderJoin(joinError);
+      }
+      return;
+    }
+    if (this.phase === "lobby") this.renderLobby();
+    else {
+      this.renderBoard();
+      this.renderTools();
+      this.renderSide();
+      this.renderBanner();
+      this.renderClock();
+    }
+  }
+
+  renderHeader() {
+    const room = this.room;
+    fill(
+      this.header,
+      h("h1", {}, "Room ", h("span", { class: "code", "data-testid": "room-code" }, this.code)),
+      room
+        ? h(
+            "p",
+            { class: "muted" },
+            `${room.difficulty} · deal ${room.deal}${room.round > 1 ? ` · round ${room.round}` : ""}`,
+          )
+        : null,
+    );
+  }
+
+  renderJoin(error) {
+    const name = h("input", {
+      id: "room-name",
+      required: true,
+      maxlength: "20",
+      autocomplete: "nickname",
+      placeholder: "Your nickname",
+      value: store.get(NAME_KEY) || "",
+      "data-testid": "join-name",
+    });
+    const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
+    const form = h(
+      "form",
+      {
+        class: "card-panel narrow",
+        "data-testid": "join-room-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const value = name.value.trim();
+          if (!value) return;
+          store.set(NAME_KEY, value);
+          this.joinName = value;
+          submit.disabled = true;
+          if (this.link.ready) this.onOpen();
+          else this.link.connect();
+        },
+      },
+      h("h2", {}, "Join the race"),
+      h("label", { for: "room-name" }, "Nickname"),
+      name,
+      error ? h("p", { class: "error", "data-testid": "join-error", "data-code": error.code }, error.message) : null,
+      submit,
+      h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(this.code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
+    );
+    fill(this.joinEl, form);
+  }
+
+  renderLobby() {
+    const room = this.room;
+    const me = this.me();
+    const host = room.host === this.seat;
+    const url = `${location.origin}/r/${this.code}`;
+    const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
+    const copy = h(
+      "button",
+      {
+        type: "button",
+        "data-testid": "copy-link",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+            copy.textContent = "Copied!";
+          } catch {
+            linkInput.select();
+            copy.textContent = "Select and copy";
+          }
+          setTimeout(() => (copy.textContent = "Copy link"), 2000);
+        },
+      },
+      "Copy link",
+    );
+    const ready = !!me?.ready;
+    fill(
+      this.lobbyEl,
+      h(
+        "div",
+        { class: "card-panel lobby-panel" },
+        h("h2", {}, "Waiting to start"),
+        h("p", {}, "Share this link with your friends:"),
+        h("div", { class: "share" }, linkInput, copy),
+        h(
+          "ul",
+          { class: "players", "data-testid": "lobby-players" },
+          room.players.map((p) =>
+            h(
+              "li",
+              { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
+              h("span", { class: "name" }, p.name),
+              p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
+              p.seat === this.seat ? h("span", { class: "tag" }, "you") : null,
+              h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
+            ),
+          ),
+        ),
+        h(
+          "div",
+          { class: "actions" },
+          h(
+            "button",
+            {
+              type: "button",
+              "data-testid": "ready",
+              "aria-pressed": ready ? "true" : "false",
+              class: ready ? "on" : null,
+              onclick: () => this.link.send({ type: "ready", ready: !ready }),
+            },
+            ready ? "✓ Ready" : "I’m ready",
+          ),
+          host
+            ? h("button", { type: "button", class: "primary", "data-testid": "start", onclick: () => this.link.send({ type: "start" }) }, "Start race")
+            : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
+        ),
+        h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${this.code}`, "data-testid": "watch-link" }, `/watch/${this.code}`)),
+      ),
+    );
+  }
+
+  legalNow() {
+    if (this.phase !== "racing" || !this.state || this.pending || this.kicked) return [];
+    return this.state.legal_moves;
+  }
+
+  renderBoard() {
+    const s = this.state;
+    if (!s) return;
+    const board = this.pending?.move ? preview(s.board, this.pending.move) : s.board;
+    this.board.update(board, {
+      legal: this.legalNow(),
+      hint: this.hint,
+      version: s.version,
+      pending: !!this.pending,
+    });
+    this.board.el.classList.toggle("waiting", this.phase === "countdown");
+    this.movesEl.textContent = String(s.moves);
+    this.cardsEl.textContent = `${s.cards}/104`;
+  }
+
+  renderTools() {
+    const s = this.state;
+    const legal = this.legalNow();
+    const active = this.canAct();
+    const shufflesLeft = s?.board.shuffles_left ?? 0;
+    this.shuffleBtn.textContent = `Shuffle (${shufflesLeft})`;
+    this.shuffleBtn.dataset.shufflesLeft = shufflesLeft;
+    this.shuffleBtn.disabled = !legal.includes("shuffle");
+    this.hintBtn.disabled = !active || this.isDone();
+    this.undoBtn.disabled = !active || !s?.can_undo;
+    this.restartBtn.disabled = !active || this.isDone() || !s?.can_undo;
+    this.restartBtn.textContent = this.confirming === "restart" ? "Really restart?" : "Restart";
+    this.restartBtn.classList.toggle("confirm", this.confirming === "restart");
+    this.resignBtn.disabled = !active || this.isDone();
+    this.resignBtn.textContent = this.confirming === "resign" ? "Really resign?" : "Resign";
+    this.resignBtn.classList.toggle("confirm", this.confirming === "resign");
+  }
+
+  renderSide() {
+    if (!this.room || this.phase === "lobby") return;
+    const room = this.room;
+    const host = room.host === this.seat;
+    const parts = [h("h2", {}, "Race"), progressList(room.players, { me: this.seat, host: room.host })];
+    if (this.phase === "over") {
+      parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
+      parts.push(
+        host
+          ? h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, "Rematch (new deal)")
+          : h("p", { class: "muted", "data-testid": "rematch-wait" }, "Waiting for the host to start a rematch."),
+      );
+    }
+    parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}` }, "Spectator view")));
+    fill(this.side, parts);
+    this.side.dataset.phase = this.phase;
+  }
+
+  renderBanner() {
+    if (this.kicked) return;
+    const s = this.state;
+    const room = this.room;
+    let banner = null;
+    const place = room?.ranking?.find((r) => r.seat === this.seat)?.place;
+    if (s && s.finished_ms !== null && s.finished_ms !== undefined) {
+      banner = h(
+        "div",
+        { class: "banner won", "data-testid": "won-banner" },
+        h("strong", {}, "You cleared the deal!"),
+        ` Time ${formatMs(s.finished_ms)} in ${s.moves} moves`,
+        this.phase === "over" && place ? ` · place ${place}` : "",
+      );
+    } else if (s?.resigned) {
+      banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You resigned from this race.");
+    } else if (s?.stuck) {
+      banner = h(
+        "div",
+        { class: "banner stuck", "data-testid": "stuck-banner" },
+        h("strong", {}, "Stuck:"),
+        " no legal move and no shuffle left. Undo, restart or resign.",
+      );
+    }
+    if (this.phase === "over") {
+      const over = h("div", { class: "banner over", "data-testid": "over-banner" }, h("strong", {}, "Race over."), place ? ` You placed ${place} of ${room.ranking.length}.` : "");
+      fill(this.banner, banner, over);
+    } else {
+      fill(this.banner, banner);
+    }
+  }
+}
+
+export function roomView(root, options) {
+  return new RoomView(root, options);
+}

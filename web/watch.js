@@ -1,0 +1,144 @@
+// The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
+
+import { BoardView } from "./board.js";
+import { fill, formatMs, h } from "./dom.js";
+import { Link } from "./net.js";
+import { applyPlayer, progressList, rankingTable, statusText } from "./panels.js";
+import { phaseAt, mergeSnapshot } from "./room.js";
+
+export class WatchView {
+  constructor(root, { code }) {
+    this.root = root;
+    this.code = code;
+    this.room = null;
+    this.boards = new Map();
+    this.phase = "loading";
+    root.dataset.view = "watch";
+    document.title = `Watching ${code} · Crescent Race`;
+    this.head = h("div", { class: "room-head" });
+    this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
+    this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
+    this.side = h("aside", { class: "side", "data-testid": "watch-side" });
+    this.page = h(
+      "section",
+      { class: "watch", "data-testid": "watch", "data-code": code },
+      this.head,
+      this.status,
+      h("div", { class: "watch-layout" }, this.grid, this.side),
+    );
+    fill(root, this.page);
+    this.renderHead();
+    this.link = new Link({
+      onOpen: () => this.link.send({ type: "watch", room: code }),
+      onMessage: (m) => this.onMessage(m),
+    });
+    this.link.connect();
+    this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.link.close();
+  }
+
+  onMessage(m) {
+    if (m.type === "watching" || m.type === "room") {
+      this.room = mergeSnapshot(this.room, m.room);
+      this.render();
+    } else if (m.type === "player") {
+      if (this.room && applyPlayer(this.room.players, m.player)) this.renderPlayer(m.player.seat);
+    } else if (m.type === "resync") {
+      this.link.reconnect();
+    } else if (m.type === "error") {
+      if (m.code === "unknown_room") {
+        this.link.close();
+        fill(
+          this.status,
+          h("div", { class: "card-panel narrow", "data-testid": "room-gone" }, h("h2", {}, "No such race"), h("p", {}, m.message), h("a", { href: "/", class: "button" }, "Back home")),
+        );
+      }
+    }
+  }
+
+  tick() {
+    if (!this.room) return;
+    const phase = phaseAt(this.room, this.link.serverNow());
+    if (phase !== this.phase) this.render();
+    else this.renderStatus();
+  }
+
+  renderHead() {
+    const room = this.room;
+    fill(
+      this.head,
+      h("h1", {}, "Watching ", h("span", { class: "code", "data-testid": "room-code" }, this.code)),
+      room ? h("p", { class: "muted" }, `${room.difficulty} · deal ${room.deal}${room.round > 1 ? ` · round ${room.round}` : ""}`) : null,
+    );
+  }
+
+  renderStatus() {
+    const room = this.room;
+    const now = this.link.serverNow();
+    let text = "";
+    if (this.phase === "lobby") text = "Waiting for the host to start…";
+    else if (this.phase === "countdown") text = `Starting in ${Math.ceil(Math.max(0, room.start_at - now) / 1000)}…`;
+    else if (this.phase === "racing") text = `Racing · ${formatMs(now - room.start_at)}`;
+    else if (this.phase === "over") text = "Race over";
+    fill(this.status, h("p", { class: "phase", "data-phase": this.phase }, text));
+  }
+
+  render() {
+    const room = this.room;
+    this.phase = phaseAt(room, this.link.serverNow());
+    this.page.dataset.phase = this.phase;
+    this.renderHead();
+    this.renderStatus();
+    const seats = new Set(room.players.map((p) => p.seat));
+    for (const [seat, entry] of this.boards) {
+      if (!seats.has(seat)) {
+        entry.el.remove();
+        this.boards.delete(seat);
+      }
+    }
+    for (const p of room.players) this.renderPlayer(p.seat);
+    this.renderSide();
+  }
+
+  renderPlayer(seat) {
+    const p = this.room.players.find((x) => x.seat === seat);
+    if (!p) return;
+    let entry = this.boards.get(seat);
+    if (!entry) {
+      const board = new BoardView({ compact: true });
+      const title = h("h3", {});
+      const el = h("article", { class: "watch-player", "data-testid": "watch-player", "data-seat": seat }, title, board.el);
+      entry = { board, title, el };
+      this.boards.set(seat, entry);
+      this.grid.append(el);
+    }
+    entry.el.dataset.cards = p.cards;
+    entry.el.dataset.moves = p.moves;
+    entry.el.dataset.version = p.version ?? 0;
+    const status = statusText(p);
+    fill(
+      entry.title,
+      h("span", { class: "name" }, p.name),
+      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffles${status ? " · " + status : ""}`),
+    );
+    const hidden = this.phase === "lobby";
+    entry.board.el.classList.toggle("waiting", hidden || this.phase === "countdown");
+    if (p.board) entry.board.update(p.board, { version: p.version ?? 0 });
+    if (this.room) this.renderSide();
+  }
+
+  renderSide() {
+    const room = this.room;
+    const parts = [h("h2", {}, "Players"), progressList(room.players, { host: room.host })];
+    if (this.phase === "over") parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking));
+    fill(this.side, parts);
+  }
+}
+
+export function watchView(root, options) {
+  return new WatchView(root, options);
+}
