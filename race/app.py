@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
@@ -95,6 +96,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
     ]
+    if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
+        routes.append(WebSocketRoute("/bench/echo", _echo))
     index = settings.web_dir / "index.html"
     if index.exists():
 
@@ -107,3 +110,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
     return app
+
+
+async def _echo(ws: WebSocket) -> None:
+    """Send every text message back unchanged (``python -m race bench`` compares to this)."""
+    await ws.accept()
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        await ws.send_text(message.get("text") or "")

@@ -15,6 +15,7 @@ COMMANDS = [
     "race.commands.deal",
     "race.commands.bench_engine",
     "race.commands.serve",
+    "race.commands.bench",
 ]
 
 
