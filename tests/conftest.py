@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import RedisServer
+from tests.support import RedisCluster, RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +19,17 @@ def redis_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """A real Redis Cluster of three masters: REDIS_CLUSTER_URL when given (a
+    ``redis+cluster://host:port`` URL), else a throwaway one started here."""
+    if os.environ.get("REDIS_CLUSTER_URL"):
+        yield os.environ["REDIS_CLUSTER_URL"]
+        return
+    cluster = RedisCluster()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()

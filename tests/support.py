@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,62 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (the port + 10000) is free as well."""
+    for _ in range(100):
+        port = free_port()
+        if port + 10000 > 65535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+class RedisCluster:
+    """A throwaway Redis Cluster of three masters (no replicas) on free ports, each in its
+    own temporary directory; ready when every node reports ``cluster_state:ok``."""
+
+    def __init__(self, masters: int = 3) -> None:
+        self.nodes: list[RedisServer] = []
+        try:
+            for _ in range(masters):
+                args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--appendonly", "no")
+                self.nodes.append(RedisServer(*args, port=cluster_port()))
+            cli = shutil.which("redis-cli")
+            if cli is None:
+                raise RuntimeError("redis-cli is not installed; the test command installs it")
+            self._cli = cli
+            addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
+            create = [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"]
+            done = subprocess.run(create, capture_output=True, text=True, timeout=60)
+            if done.returncode != 0 or "[OK] All 16384 slots covered" not in done.stdout:
+                raise RuntimeError(f"redis-cli --cluster create failed:\n{done.stdout}\n{done.stderr}")
+            for node in self.nodes:
+                self._wait_ok(node.port)
+        except BaseException:
+            self.stop()
+            raise
+        self.ports = [n.port for n in self.nodes]
+        self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
+
+    def _wait_ok(self, port: int) -> None:
+        """Poll ``CLUSTER INFO`` (bounded) until this node sees the whole cluster as ok."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            info = subprocess.run(
+                [self._cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True, timeout=10
+            ).stdout
+            if "cluster_state:ok" in info and f"cluster_known_nodes:{len(self.nodes)}" in info:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"the cluster node on port {port} never reached cluster_state:ok")
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()

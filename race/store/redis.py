@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+from redis.exceptions import ClusterDownError, RedisClusterException, RedisError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -21,7 +23,7 @@ from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError, ClusterDownError, TryAgainError, RedisClusterException)
 
 # KEYS: the room hash, the log list (or the hash again when there is no log).
 # ARGV: ttl, n_expect, (name, version)*, n_write, (name, data)*, log_name, log_data,
@@ -74,6 +76,83 @@ def room_key(room: str) -> str:
     return f"room:{{{room}}}"
 
 
+class _NodePubSub(PubSub):
+    """A pub/sub connection to one cluster master. On a reconnect redis-py would subscribe
+    again to all its shard channels in one SSUBSCRIBE, which the cluster refuses (CROSSSLOT)
+    when they are in different slots; this subscribes again one channel at a time."""
+
+    async def _resubscribe_shard_channels(self) -> None:
+        for channel in list(self.shard_channels):
+            await self.ssubscribe(channel)
+
+
+class ShardedPubSub:
+    """Sharded pub/sub on Redis Cluster: each channel is SSUBSCRIBEd on the master that owns
+    its hash slot, over one pub/sub connection per master, and a task per connection reads
+    it into one queue. A connection that drops is reconnected and resubscribed by redis-py;
+    when it is back, ``("*", "reconnected")`` is queued (messages may have been lost).
+    Slot migrations are not followed: after a resharding, restart the server processes."""
+
+    def __init__(self, cluster: Any) -> None:
+        self.cluster = cluster
+        self.queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._owner: dict[str, str] = {}  # channel -> node name
+        self._nodes: dict[str, _NodePubSub] = {}
+        self._readers: dict[str, asyncio.Task[None]] = {}
+
+    async def ssubscribe(self, channel: str) -> None:
+        await self.cluster.initialize()
+        node = self.cluster.get_node_from_key(channel)
+        pubsub = self._nodes.get(node.name)
+        if pubsub is None:
+            client = aioredis.Redis(
+                host=node.host, port=node.port, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
+            )
+            pubsub = self._nodes[node.name] = _NodePubSub(client.connection_pool)
+        await pubsub.ssubscribe(channel)
+        self._owner[channel] = node.name
+        if node.name not in self._readers:
+            self._readers[node.name] = asyncio.create_task(self._read(node.name, pubsub), name=f"ssub-{node.name}")
+
+    async def sunsubscribe(self, channel: str) -> None:
+        name = self._owner.pop(channel, None)
+        if name is not None:
+            await self._nodes[name].sunsubscribe(channel)
+
+    async def _read(self, name: str, pubsub: _NodePubSub) -> None:
+        delay, broken = 0.1, False
+        while True:
+            try:
+                msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except DOWN as exc:
+                if not broken:
+                    log.warning("lost the sharded pub/sub connection to %s: %s", name, exc)
+                broken = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            except RedisError as exc:  # e.g. MOVED: the slot is elsewhere now
+                log.warning("sharded pub/sub on %s: %s", name, exc)
+                await asyncio.sleep(delay)
+                continue
+            if broken:
+                broken, delay = False, 0.1
+                log.info("sharded pub/sub connection to %s is back", name)
+                self.queue.put_nowait(("*", "reconnected"))
+            if msg is not None and msg.get("type") == "smessage":
+                self.queue.put_nowait((msg["channel"], msg["data"]))
+
+    async def aclose(self) -> None:
+        for task in self._readers.values():
+            task.cancel()
+        await asyncio.gather(*self._readers.values(), return_exceptions=True)
+        for pubsub in self._nodes.values():
+            await pubsub.aclose()
+            await pubsub.connection_pool.disconnect()
+        self._readers.clear()
+        self._nodes.clear()
+
+
 class RedisStore(Store):
     def __init__(self, url: str, *, ttl: int, cluster: bool = False) -> None:
         super().__init__(ttl=ttl)
@@ -93,7 +172,7 @@ class RedisStore(Store):
             )
         self._commit = self._redis.register_script(COMMIT)
         self._board_add = self._redis.register_script(BOARD_ADD)
-        self._pubsub = self._redis.pubsub()
+        self._pubsub = ShardedPubSub(self._redis) if self.cluster else self._redis.pubsub()
 
     async def close(self) -> None:
         if self._pubsub is not None:
@@ -185,6 +264,10 @@ class RedisStore(Store):
     async def messages(self) -> AsyncIterator[tuple[str, str]]:
         """Yields room messages; after an outage it yields ``("*", "reconnected")`` once
         Redis is back, since messages published meanwhile are lost and clients need resync."""
+        if self.cluster:
+            while True:
+                channel, message = await self._pubsub.queue.get()
+                yield channel if channel == "*" else channel[channel.index("{") + 1 : channel.rindex("}")], message
         delay = 0.1
         broken = False
         while True:
