@@ -9,6 +9,7 @@ import os
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -18,6 +19,7 @@ from starlette.websockets import WebSocket
 
 from race import protocol as p
 from race.connection import Connection
+from race.daily import DailyChallenge
 from race.hub import Hub
 from race.service import RaceService
 from race.settings import Settings
@@ -34,6 +36,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     service.on_deadline = lambda room, at: hub.schedule(
         room, (at - service.clock()) / 1000 + 0.05, at, service.end_if_done
     )
+    daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 
     @contextlib.asynccontextmanager
@@ -43,6 +46,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         log.info("store: %s", settings.store_url.split("@")[-1])
         yield
         await hub.stop()
+        daily.close()
         await store.close()
 
     def origin_ok(ws: WebSocket) -> bool:
@@ -91,10 +95,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
 
+    async def leaderboard(request: Request) -> Response:
+        """Public top N of a day: ?difficulty=hard&date=2026-11-29&top=20 (all optional)."""
+        raw: dict[str, object] = {"type": "leaderboard", **request.query_params}
+        try:
+            if "top" in raw:
+                raw["top"] = int(str(raw["top"]))
+            msg = msgspec.convert(raw, p.Leaderboard)
+            board = await daily.leaderboard(msg.difficulty, msg.date, msg.top, request.headers.get("x-player-token"))
+        except (ValueError, msgspec.ValidationError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except p.ProtocolError as exc:
+            return JSONResponse({"error": exc.message}, status_code=400)
+        except StoreUnavailable:
+            return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
+        return JSONResponse(board)
+
     routes: list[Route | WebSocketRoute | Mount] = [
         WebSocketRoute("/ws", websocket),
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
+        Route("/api/daily", leaderboard),
     ]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
         routes.append(WebSocketRoute("/bench/echo", _echo))
@@ -109,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
+    app.state.daily = daily
     return app
 
 

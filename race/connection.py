@@ -16,6 +16,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from race import protocol as p
+from race.daily import board_group
 from race.hub import Hub
 from race.protocol import ProtocolError
 from race.rooms import normalise_code
@@ -54,6 +55,7 @@ class Connection:
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.refused = 0
         self.closing = False
+        self.groups: set[str] = set()  # leaderboards this connection follows
 
     @property
     def seat(self) -> str | None:
@@ -104,6 +106,8 @@ class Connection:
         finally:
             if self.session.room is not None:
                 await self.hub.leave(self.session.room, self)
+            for group in self.groups:
+                await self.hub.leave(group, self)
             if not self.closing:
                 sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
@@ -141,6 +145,12 @@ class Connection:
             self.send(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
+        if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
+            # Follow the board's updates from before it is read, so none falls between.
+            group = board_group(msg.date or self.service.daily.today(), msg.difficulty)
+            if group not in self.groups:
+                await self.hub.join(group, self)
+                self.groups.add(group)
         room = getattr(msg, "room", None)
         joining = isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None
         if joining:
@@ -153,7 +163,7 @@ class Connection:
             if joining and self.session.room is None:
                 await self.hub.leave(room, self)
             raise
-        if isinstance(msg, p.Create):
+        if isinstance(msg, p.Create | p.Daily):
             assert self.session.room is not None
             await self.hub.join(self.session.room, self)
         for reply in replies:

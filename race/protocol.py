@@ -116,7 +116,29 @@ class Ping(_Msg, tag="ping"):
     pass
 
 
-ClientMessage = Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
+IsoDate = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+class Daily(_Msg, tag="daily"):
+    """Start an attempt at today's daily deal; ``token`` is the player's identity, if any."""
+
+    name: Name
+    difficulty: Difficulty = "medium"
+    token: Token | None = None
+
+
+class Leaderboard(_Msg, tag="leaderboard"):
+    """Read a day's leaderboard (today when ``date`` is absent) and follow its updates."""
+
+    difficulty: Difficulty = "medium"
+    date: IsoDate | None = None
+    top: Annotated[int, msgspec.Meta(ge=1, le=100)] = 20
+    token: Token | None = None
+
+
+ClientMessage = (
+    Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
+) | (Daily | Leaderboard)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)  # type: ignore[attr-defined]
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

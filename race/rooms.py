@@ -27,7 +27,7 @@ class Meta(msgspec.Struct, kw_only=True):
 
     code: str
     difficulty: str
-    deal: int
+    deal: int | str
     host: str
     created: int
     listed: bool = True
@@ -38,6 +38,9 @@ class Meta(msgspec.Struct, kw_only=True):
     ended_at: int | None = None
     seats: list[str] = msgspec.field(default_factory=list)
     ready: list[str] = msgspec.field(default_factory=list)
+    kind: str = "race"  # or "daily": a solo attempt at a daily deal
+    daily_date: str | None = None
+    player: str | None = None  # the daily player's public id
 
 
 class Seat(msgspec.Struct, kw_only=True):
@@ -78,9 +81,11 @@ def seat_key(seat: str) -> str:
 
 
 def phase(meta: Meta, now: int) -> str:
-    """lobby, countdown, racing or over, at server time ``now`` (ms)."""
+    """lobby, countdown, racing or over, at server time ``now`` (ms). A daily attempt is
+    started with no ``start_at``: its clock starts at the first move."""
     if meta.status == "started":
-        assert meta.start_at is not None
+        if meta.start_at is None:
+            return "racing"
         if now < meta.start_at:
             return "countdown"
         if meta.time_limit is not None and now >= meta.start_at + meta.time_limit * 1000:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -51,6 +51,12 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class DailyHandler(Protocol):
+    def today(self) -> str: ...
+
+    async def handle(self, session: Session, msg: p.Daily | p.Leaderboard) -> list[dict[str, Any]]: ...
+
+
 @dataclass
 class Session:
     """What one connection is: nobody yet, a player in a seat, or a spectator."""
@@ -82,6 +88,10 @@ class RaceService:
         self.clock = clock
         self.countdown_ms = countdown_ms
         self.on_deadline = on_deadline
+        #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
+        self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
+        #: Handles daily-challenge messages (set by race.daily).
+        self.daily: DailyHandler | None = None
 
     async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:
         """Carry out one decoded client message; return the replies for its sender."""
@@ -96,6 +106,10 @@ class RaceService:
                 return await self.resume(session, msg)
             case p.Watch():
                 return await self.watch(session, msg)
+            case p.Daily() | p.Leaderboard():
+                if self.daily is None:
+                    raise ProtocolError("unavailable", "the daily challenge is not available on this server")
+                return await self.daily.handle(session, msg)
         if session.role is None:
             raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
         if session.role != "player":
@@ -146,10 +160,10 @@ class RaceService:
         else:
             raise _conflict()
         session.room, session.seat, session.role = code, "s1", "player"
-        await self._list(meta)
+        await self.list_room(meta)
         log.info("room %s created (%s, deal %s)", code, msg.difficulty, deal)
         docs = await self.store.read_all(code)
-        return [self._joined(docs, "s1", token)]
+        return [self.joined(docs, "s1", token)]
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
         self._not_seated(session)
@@ -187,7 +201,7 @@ class RaceService:
         session.room, session.seat, session.role = code, sid, "player"
         log.info("room %s: %s joined", code, sid)
         docs = await self.store.read_all(code)
-        return [self._joined(docs, sid, token)]
+        return [self.joined(docs, sid, token)]
 
     async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
         self._not_seated(session)
@@ -198,7 +212,7 @@ class RaceService:
             raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
         sid = tok.data
         session.room, session.seat, session.role = code, sid, "player"
-        reply = self._joined(docs, sid, None)
+        reply = self.joined(docs, sid, None)
         own = docs[seat_key(sid)]
         if msg.version is not None and msg.version <= own.version:
             missed = await self.store.log_since(code, seat_key(sid), msg.version)
@@ -267,7 +281,7 @@ class RaceService:
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
 
         meta = await self._change_meta(session, change, reset)
-        await self._list(meta)
+        await self.list_room(meta)
         return []
 
     # -- the race ------------------------------------------------------------------
@@ -307,16 +321,22 @@ class RaceService:
             if isinstance(msg, p.Play):
                 seat.moves += 1
             seat.last_id = msg.id
+            write: dict[str, str] = {}
+            clock_starts = meta.start_at is None  # a daily attempt: the clock starts now
+            if clock_starts:
+                meta.start_at = now
+                write["meta"] = _dump(meta)
             if game.is_won:
                 assert meta.start_at is not None
                 seat.finished_ms = now - meta.start_at
             seat.game = game.to_dict()
+            write[key] = _dump(seat)
             version = seat_doc.version + 1
             event = {"type": "player", "player": self._player(seat, game, version), "action": text}
             ok = await self.store.commit(
                 code,
                 expect={"meta": meta_doc.version, key: seat_doc.version},
-                write={key: _dump(seat)},
+                write=write,
                 log=(key, _dump({"version": version, "action": text})),
                 publish=_dump(event),
             )
@@ -324,8 +344,13 @@ class RaceService:
                 break
         else:
             raise _conflict()
+        if clock_starts:
+            docs = await self.store.read_all(code)
+            await self.store.publish(code, _dump({"type": "room", "room": self._snapshot(docs)}))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
+            if meta.kind == "daily" and self.on_daily_finish is not None:
+                await self.on_daily_finish(meta, seat)
             await self.end_if_done(code)
         return [self._state(seat, game, version)]
 
@@ -427,6 +452,7 @@ class RaceService:
                 out.append(
                     {
                         "code": code,
+                        "kind": meta.kind,
                         "difficulty": meta.difficulty,
                         "deal": meta.deal,
                         "phase": ph,
@@ -435,7 +461,7 @@ class RaceService:
                 )
         return out
 
-    async def _list(self, meta: Meta) -> None:
+    async def list_room(self, meta: Meta) -> None:
         if meta.listed:
             await self.store.list_add(LISTING, meta.code, time.time() + self.store.ttl)
 
@@ -541,7 +567,7 @@ class RaceService:
             "ranking": ranking(seats),
         }
 
-    def _joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
+    def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
         seat = _seat_dec.decode(docs[seat_key(sid)].data)
         game = Game.from_dict(seat.game)
         msg: dict[str, Any] = {"type": "joined", "seat": sid}

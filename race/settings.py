@@ -22,6 +22,8 @@ class Settings:
     send_queue: int = 256
     web_dir: Path = WEB_DIR
     log_level: str = "INFO"
+    daily_keep_days: int = 30
+    daily_node_limit: int = 200_000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -47,4 +49,6 @@ class Settings:
             allowed_origins=origins,
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
+            daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
         )

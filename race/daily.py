@@ -1,0 +1,324 @@
+"""The daily challenge: one proven-winnable deal per UTC date and difficulty, solo
+attempts timed by the server from the first move, and a leaderboard per day.
+
+The deal for a date is the first of the text seeds ``daily:DATE:DIFFICULTY:0``,
+``...:1``, ... that the solver proves winnable within a fixed node budget (so every process
+makes the same choice); the choice and its winning line are cached in the store. An attempt
+is a one-seat room of kind ``daily``, so it is played, resumed and watched like a race. When
+the server sees it won, it posts the time and move count to the day's leaderboard; only a
+player's first finished attempt of a day and difficulty is ranked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+import msgspec
+
+from race import protocol as p
+from race.engine import Game
+from race.protocol import ProtocolError
+from race.rooms import Meta, Seat, new_code, seat_key, token_key
+from race.service import RaceService, Session, now_ms
+from race.store import Store
+
+log = logging.getLogger(__name__)
+CANDIDATES = 64
+PROFILE_TTL = 400 * 86400
+
+
+class Profile(msgspec.Struct, kw_only=True):
+    """A daily player: a public id, a display name and a streak of finished days."""
+
+    id: str
+    name: str
+    streak: int = 0
+    last_date: str | None = None
+
+
+class Entry(msgspec.Struct, kw_only=True):
+    player: str
+    name: str
+    time_ms: int
+    moves: int
+    finished_at: int
+    room: str
+
+
+_enc = msgspec.json.Encoder()
+_profile = msgspec.json.Decoder(Profile)
+_entry = msgspec.json.Decoder(Entry)
+
+
+def candidate_seed(date: str, difficulty: str, k: int) -> str:
+    return f"daily:{date}:{difficulty}:{k}"
+
+
+def choose_deal(date: str, difficulty: str, node_limit: int) -> tuple[str, list[str]]:
+    """The first candidate the solver proves winnable, with its winning line. Pure and
+    deterministic (a node budget, no time limit); CPU-heavy, so run it off the event loop."""
+    from race.solver import solve
+
+    for k in range(CANDIDATES):
+        seed = candidate_seed(date, difficulty, k)
+        solution = solve(Game.deal(seed, difficulty), time_limit=None, node_limit=node_limit)
+        if solution.status == "won":
+            return seed, list(solution.moves)
+    raise RuntimeError(f"no winnable daily deal for {date} {difficulty} in {CANDIDATES} candidates")
+
+
+def utc_date(ms: int) -> str:
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).date().isoformat()
+
+
+def day_before(date: str) -> str:
+    return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+
+
+def board_group(date: str, difficulty: str) -> str:
+    """The store group (one hash tag) of a day's deal, leaderboard and its channel."""
+    return f"daily:{date}:{difficulty}"
+
+
+def sort_key(e: Entry) -> str:
+    """Time, then moves, then who finished first: fixed-width text sorts like the tuple."""
+    return f"{e.time_ms:012d}.{e.moves:08d}.{e.finished_at:015d}"
+
+
+class DailyChallenge:
+    def __init__(
+        self,
+        store: Store,
+        service: RaceService,
+        *,
+        keep_days: int = 30,
+        node_limit: int = 200_000,
+        clock: Callable[[], int] | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        self.store, self.service = store, service
+        self.keep_days, self.node_limit = keep_days, node_limit
+        self.clock = clock or service.clock or now_ms
+        self._executor = executor
+        self._computing: dict[str, asyncio.Future[tuple[str, list[str]]]] = {}
+        service.daily = self
+        service.on_daily_finish = self.record
+
+    def today(self) -> str:
+        return utc_date(self.clock())
+
+    def ttl(self, date: str) -> int:
+        """Seconds until ``keep_days`` days after the end of ``date`` (UTC)."""
+        end = dt.datetime.combine(dt.date.fromisoformat(date), dt.time(), dt.UTC) + dt.timedelta(days=1)
+        return max(int(end.timestamp() - self.clock() / 1000) + self.keep_days * 86400, 1)
+
+    async def handle(self, session: Session, msg: p.Daily | p.Leaderboard) -> list[dict[str, Any]]:
+        if isinstance(msg, p.Daily):
+            return await self.start(session, msg)
+        return [await self.leaderboard(msg.difficulty, msg.date, msg.top, msg.token)]
+
+    # -- the deal --------------------------------------------------------------------
+
+    async def deal(self, date: str, difficulty: str) -> dict[str, Any]:
+        """``{"seed", "line"}`` for the day: from the store, or computed once and stored."""
+        group = board_group(date, difficulty)
+        (doc,) = await self.store.read(group, ["deal"])
+        if doc is not None:
+            return msgspec.json.decode(doc.data)
+        future = self._computing.get(group)
+        if future is None:
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._pool(), choose_deal, date, difficulty, self.node_limit)
+            self._computing[group] = future
+        try:
+            seed, line = await future
+        finally:
+            self._computing.pop(group, None)
+        data = {"seed": seed, "line": line}
+        # Several processes may compute at once; they agree, and the first write stands.
+        await self.store.commit(group, expect={"deal": 0}, write={"deal": _dump(data)}, ttl=self.ttl(date))
+        (doc,) = await self.store.read(group, ["deal"])
+        assert doc is not None
+        return msgspec.json.decode(doc.data)
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=1)
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- players -----------------------------------------------------------------------
+
+    async def profile(self, token: str) -> tuple[Profile, int] | None:
+        (doc,) = await self.store.read(_profile_group(token), ["profile"])
+        return None if doc is None else (_profile.decode(doc.data), doc.version)
+
+    async def start(self, session: Session, msg: p.Daily) -> list[dict[str, Any]]:
+        """A new attempt at today's deal for the player of ``msg.token`` (or a new player)."""
+        if session.role is not None:
+            raise ProtocolError("already_in_room", "this connection is already in a room; open a new one")
+        name = p.clean_name(msg.name)
+        token = msg.token
+        known = await self.profile(token) if token else None
+        if token and known is None:
+            raise ProtocolError("bad_token", "that token is not a daily player; start without one to get a new one")
+        if known is None:
+            token = secrets.token_urlsafe(24)
+            profile = Profile(id=secrets.token_hex(6), name=name)
+            version = 0
+        else:
+            profile, version = known
+            profile.name = name
+        assert token is not None
+        ok = await self.store.commit(
+            _profile_group(token), expect={"profile": version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
+        )
+        if not ok:
+            raise ProtocolError("busy", "your profile changed meanwhile; try again")
+        date = self.today()
+        deal = await self.deal(date, msg.difficulty)
+        ranked = await self.store.board_rank(board_group(date, msg.difficulty), profile.id) is None
+        for _ in range(20):
+            code = new_code()
+            meta = Meta(
+                code=code,
+                difficulty=msg.difficulty,
+                deal=deal["seed"],
+                host="s1",
+                created=self.clock(),
+                status="started",
+                seats=["s1"],
+                kind="daily",
+                daily_date=date,
+                player=profile.id,
+            )
+            seat = Seat(seat="s1", name=name, game=Game.deal(deal["seed"], msg.difficulty).to_dict())
+            ok = await self.store.commit(
+                code,
+                expect={"meta": 0},
+                write={"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"},
+            )
+            if ok:
+                break
+        else:
+            raise ProtocolError("busy", "could not open an attempt; try again")
+        session.room, session.seat, session.role = code, "s1", "player"
+        await self.service.list_room(meta)
+        docs = await self.store.read_all(code)
+        reply = self.service.joined(docs, "s1", token)
+        reply["daily"] = {
+            "date": date,
+            "difficulty": msg.difficulty,
+            "ranked": ranked,
+            "player": profile.id,
+            "streak": current_streak(profile, date),
+        }
+        log.info("daily %s %s: attempt %s", date, msg.difficulty, code)
+        return [reply]
+
+    # -- results -----------------------------------------------------------------------
+
+    async def record(self, meta: Meta, seat: Seat) -> None:
+        """Post a won daily attempt (validated move by move by the server) to its board."""
+        assert meta.daily_date and meta.player and seat.finished_ms is not None
+        entry = Entry(
+            player=meta.player,
+            name=seat.name,
+            time_ms=seat.finished_ms,
+            moves=seat.moves,
+            finished_at=self.clock(),
+            room=meta.code,
+        )
+        group = board_group(meta.daily_date, meta.difficulty)
+        ttl = self.ttl(meta.daily_date)
+        ranked = await self.store.board_add(group, meta.player, sort_key(entry), _dump(entry), ttl)
+        if not ranked:
+            return
+        await self._extend_streak(meta)
+        board = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
+        await self.store.publish(group, _dump(board))
+
+    async def _extend_streak(self, meta: Meta) -> None:
+        docs = await self.store.read_all(meta.code)
+        token_doc = next((k for k in docs if k.startswith("t:")), None)
+        if token_doc is None:
+            return
+        group = "player:" + token_doc[2:]
+        for _ in range(10):
+            (doc,) = await self.store.read(group, ["profile"])
+            if doc is None:
+                return
+            profile = _profile.decode(doc.data)
+            date = meta.daily_date
+            assert date is not None
+            if profile.last_date == date:
+                return
+            profile.streak = profile.streak + 1 if profile.last_date == day_before(date) else 1
+            profile.last_date = date
+            ok = await self.store.commit(
+                group, expect={"profile": doc.version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
+            )
+            if ok:
+                return
+
+    async def leaderboard(self, difficulty: str, date: str | None, top: int, token: str | None) -> dict[str, Any]:
+        today = self.today()
+        date = date or today
+        try:
+            day = dt.date.fromisoformat(date)
+        except ValueError:
+            raise ProtocolError("bad_message", f"not a date: {date!r}") from None
+        if day > dt.date.fromisoformat(today):
+            raise ProtocolError("bad_date", "that day has not come yet")
+        group = board_group(date, difficulty)
+        entries = [
+            {"rank": i + 1, **_public(_entry.decode(data))}
+            for i, (_, data) in enumerate(await self.store.board_range(group, 0, top))
+        ]
+        me = None
+        streak = None
+        if token:
+            known = await self.profile(token)
+            if known is not None:
+                profile = known[0]
+                streak = current_streak(profile, today)
+                rank = await self.store.board_rank(group, profile.id)
+                if rank is not None:
+                    me = {"rank": rank[0] + 1, **_public(_entry.decode(rank[1]))}
+        return {
+            "type": "leaderboard",
+            "date": date,
+            "difficulty": difficulty,
+            "today": today,
+            "entries": entries,
+            "me": me,
+            "streak": streak,
+        }
+
+
+def current_streak(profile: Profile, today: str) -> int:
+    """Consecutive finished days up to today (or up to yesterday, if today is not done)."""
+    if profile.last_date in (today, day_before(today)):
+        return profile.streak
+    return 0
+
+
+def _public(e: Entry) -> dict[str, Any]:
+    return {"name": e.name, "time_ms": e.time_ms, "moves": e.moves, "player": e.player, "room": e.room}
+
+
+def _profile_group(token: str) -> str:
+    return "player:" + token_key(token)[2:]
+
+
+def _dump(obj: Any) -> str:
+    return _enc.encode(obj).decode()
