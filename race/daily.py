@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import multiprocessing
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -149,7 +150,8 @@ class DailyChallenge:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=1)
+            # A fresh interpreter, not a fork of this one with its event loop and sockets.
+            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
     def close(self) -> None:
