@@ -303,7 +303,7 @@ class RaceService:
                 await self.end_if_done(code)
                 raise ProtocolError("race_over", "the race is over")
             seat = _seat_dec.decode(seat_doc.data)
-            game = Game.from_dict(seat.game)
+            game = Game.from_trusted_dict(seat.game)
             if msg.id is not None and msg.id == seat.last_id:
                 return [self._state(seat, game, seat_doc.version, duplicate=True)]
             if seat.finished_ms is not None:
@@ -375,7 +375,7 @@ class RaceService:
             raise ProtocolError("unknown_room", "this room no longer exists")
         if phase(_meta_dec.decode(meta_doc.data), self.clock()) != "racing":
             raise ProtocolError("not_racing", "hints are available while the race runs")
-        hint = Game.from_dict(_seat_dec.decode(seat_doc.data).game).hint()
+        hint = Game.from_trusted_dict(_seat_dec.decode(seat_doc.data).game).hint()
         return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
 
     async def resign(self, session: Session) -> list[dict[str, Any]]:
@@ -392,7 +392,7 @@ class RaceService:
             if is_done(seat):
                 raise ProtocolError("finished", "you are already out of this race")
             seat.resigned = True
-            game = Game.from_dict(seat.game)
+            game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
             event = {"type": "player", "player": self._player(seat, game, version), "action": "resign"}
             ok = await self.store.commit(
@@ -481,7 +481,7 @@ class RaceService:
         out = []
         for sid in meta.seats:
             seat = _seat_dec.decode(docs[seat_key(sid)].data)
-            out.append((seat, Game.from_dict(seat.game)))
+            out.append((seat, Game.from_trusted_dict(seat.game)))
         return out
 
     async def _change_meta(
@@ -569,7 +569,7 @@ class RaceService:
 
     def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
         seat = _seat_dec.decode(docs[seat_key(sid)].data)
-        game = Game.from_dict(seat.game)
+        game = Game.from_trusted_dict(seat.game)
         msg: dict[str, Any] = {"type": "joined", "seat": sid}
         if token is not None:
             msg["token"] = token

@@ -57,6 +57,7 @@ class Move:
     _kind: int = field(init=False, repr=False, compare=False)
     _a: int = field(init=False, repr=False, compare=False)
     _b: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.source is None and self.target is None:
@@ -75,6 +76,12 @@ class Move:
         object.__setattr__(self, "_kind", kind)
         object.__setattr__(self, "_a", a)
         object.__setattr__(self, "_b", b)
+        if kind == SHUFFLE:
+            text = "shuffle"
+        else:
+            assert self.source is not None and self.target is not None
+            text = f"{_name(self.source)}>{_name(self.target)}"
+        object.__setattr__(self, "_text", text)
 
     @classmethod
     def shuffle(cls) -> Move:
@@ -100,10 +107,7 @@ class Move:
         return self._kind == SHUFFLE
 
     def __str__(self) -> str:
-        if self._kind == SHUFFLE:
-            return "shuffle"
-        assert self.source is not None and self.target is not None
-        return f"{_name(self.source)}>{_name(self.target)}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
