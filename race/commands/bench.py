@@ -102,6 +102,11 @@ class Phase:
     seconds: float = 0.0
     reply_bytes: int = 0
     measuring: bool = False
+    server_cpu: float | None = None  # CPU seconds the server process used while measuring
+    client_cpu: float = 0.0  # and this process
+
+    def per_op_us(self, cpu: float | None) -> float | None:
+        return None if cpu is None or not self.done else cpu / self.done * 1e6
 
     @property
     def rate(self) -> float:
@@ -151,9 +156,11 @@ async def measure(
     seconds: float,
     cap: int,
     progress: Progress,
+    pid: int | None = None,
 ) -> None:
     """Run every worker until ``warmup + seconds`` passed (or ``cap`` measured operations),
-    measuring only after the warm-up; show progress once a second."""
+    measuring only after the warm-up; show progress once a second. With ``pid``, also the
+    CPU time that process used meanwhile."""
     stop = asyncio.Event()
     tasks = [asyncio.create_task(w(stop)) for w in workers]
     try:
@@ -161,6 +168,7 @@ async def measure(
         await asyncio.sleep(warmup)
         phase.measuring = True
         start = time.perf_counter()
+        cpu0, server0 = time.process_time(), cpu_seconds(pid)
         while True:
             await asyncio.sleep(min(1.0, max(0.0, seconds - (time.perf_counter() - start))))
             elapsed = time.perf_counter() - start
@@ -175,6 +183,10 @@ async def measure(
                 break
         phase.measuring = False
         phase.seconds = time.perf_counter() - start
+        phase.client_cpu = time.process_time() - cpu0
+        server1 = cpu_seconds(pid)
+        if server0 is not None and server1 is not None:
+            phase.server_cpu = server1 - server0
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -420,6 +432,18 @@ def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tupl
         yield f"ws://127.0.0.1:{port}", proc.pid
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process so far (``/proc/PID/stat``), or None."""
+    if pid is None:
+        return None
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -462,6 +486,7 @@ async def bench_server(
             args.seconds,
             args.moves,
             progress,
+            pid,
         )
     finally:
         await asyncio.gather(*(pl.conn.close() for pl in players))
@@ -477,6 +502,7 @@ async def bench_server(
                 args.seconds,
                 args.moves,
                 progress,
+                pid,
             )
         finally:
             await asyncio.gather(*(c.close() for c in conns))
@@ -523,21 +549,28 @@ async def hold_spectators(
 
 
 def table(results: list[ServerResult]) -> str:
+    """The results; "ops/s" is validated moves (race) or echoed messages (echo) per second,
+    the CPU columns are microseconds of CPU time per operation."""
+
+    def us(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f}"
+
     head = (
-        f"{'phase':<22} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'p50 / echo':>11} {'p99 / echo':>11} {'errors':>7}"
+        f"{'phase':<16} {'ops/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'p50/echo':>9} {'p99/echo':>9} "
+        f"{'server CPU/op us':>17} {'client CPU/op us':>17} {'errors':>6}"
     )
     lines = [head, "-" * len(head)]
     for r in results:
         for ph in (r.race, r.echo):
             if ph is None:
                 continue
-            rate = f"{ph.rate:,.0f}"
             r50 = r99 = "-"
             if ph is r.race and r.echo is not None and r.echo.rtts:
                 r50 = f"{ph.pct(0.5) / r.echo.pct(0.5):.2f}x"
                 r99 = f"{ph.pct(0.99) / r.echo.pct(0.99):.2f}x"
             lines.append(
-                f"{ph.name:<22} {rate:>9} {ph.pct(0.5):>8.2f} {ph.pct(0.99):>8.2f} {r50:>11} {r99:>11} {ph.errors:>7}"
+                f"{ph.name:<16} {ph.rate:>7,.0f} {ph.pct(0.5):>8.2f} {ph.pct(0.99):>8.2f} {r50:>9} {r99:>9} "
+                f"{us(ph.per_op_us(ph.server_cpu)):>17} {us(ph.per_op_us(ph.client_cpu)):>17} {ph.errors:>6}"
             )
     mems = [r for r in results if r.kib_per_connection is not None]
     if mems:
