@@ -127,6 +127,7 @@ export class BoardView {
     }
     if (this.selected && !this.bySource.has(this.selected)) this.selected = null;
     if (version !== null) this.el.dataset.version = version;
+    this.el.dataset.legal = legal.join(" "); // what this board offers, for tests and tools
     this.el.toggleAttribute("data-pending", pending);
     if (this.press && this.press.state === "dragging") {
       this.dirty = true;

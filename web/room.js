@@ -433,6 +433,7 @@ export class RoomView {
     const room = this.room;
     this.phase = phaseAt(room, this.link.serverNow());
     this.pageEl.dataset.phase = this.seat ? this.phase : "join";
+    if (this.seat) this.pageEl.dataset.seat = this.seat;
     this.renderHeader();
     this.joinEl.hidden = !!this.seat;
     this.lobbyEl.hidden = !this.seat || this.phase !== "lobby";

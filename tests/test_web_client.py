@@ -1,0 +1,247 @@
+"""The browser client end to end: real server, real headless Chromium, several players.
+
+Every test fails on any console error or page error, and saves a screenshot of each open
+page under test-output/<test>/ when it fails.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect, sync_playwright
+
+from race.engine import Game
+from tests.support import Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing, Tab, shuffle_text, winning_line
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    # A one-second countdown the pages can show; no rate limit, since a test plays a whole
+    # winning line faster than any person could.
+    s = Server("memory://", COUNTDOWN_SECONDS="1", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
+    failed_before = request.session.testsfailed
+    tabs = Browsing(browser, server.url, request.node.name)
+    yield tabs
+    tabs.close(failed=request.session.testsfailed > failed_before)
+
+
+@pytest.fixture(scope="module")
+def line() -> dict[str, Any]:
+    return winning_line()
+
+
+def deal_piles(deal: int, difficulty: str) -> list[list[str]]:
+    return [[str(c) for c in pile] for pile in Game.deal(deal, difficulty).piles]
+
+
+def create_room(tabs: Browsing, name: str, *, difficulty: str, deal: int, tab_name: str = "host") -> tuple[Tab, str]:
+    host = tabs.open(tab_name, "/")
+    page = host.page
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-difficulty").select_option(difficulty)
+    page.get_by_test_id("create-deal").fill(str(deal))
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    expect(page).to_have_url(re.compile(rf"/r/{code}$"))
+    return host, code
+
+
+def join_room(tabs: Browsing, code: str, name: str, *, tab_name: str, phone: bool = False) -> Tab:
+    tab = tabs.open(tab_name, f"/r/{code}", phone=phone)
+    tab.page.get_by_test_id("join-name").fill(name)
+    submit = tab.page.get_by_test_id("join-room")
+    submit.tap() if phone else submit.click()
+    expect(tab.page.get_by_test_id("lobby")).to_be_visible()
+    return tab
+
+
+def moves_from(board: dict[str, Any], source: str) -> list[str]:
+    return [m for m in board["legal"] if m.startswith(source + ">")]
+
+
+def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
+    browsing: Browsing, server: Server, line: dict[str, Any]
+) -> None:
+    deal, difficulty = line["deal"], line["difficulty"]
+    alice, code = create_room(browsing, "Alice", difficulty=difficulty, deal=deal, tab_name="alice")
+    ap = alice.page
+    expect(ap.get_by_test_id("share-url")).to_have_value(f"{server.url}/r/{code}")
+    expect(ap.get_by_test_id("copy-link")).to_be_visible()
+
+    # Bob joins on a phone and gets ready; Alice sees both.
+    bob = join_room(browsing, code, "Bob", tab_name="bob", phone=True)
+    bp = bob.page
+    expect(ap.locator("[data-testid=lobby-player][data-seat=s2] .name")).to_have_text("Bob")
+    bp.get_by_test_id("ready").tap()
+    expect(ap.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
+    expect(bp.get_by_test_id("start")).to_have_count(0)  # only the host starts
+
+    # Carol spectates.
+    carol = browsing.open("carol", f"/watch/{code}")
+    cp = carol.page
+    expect(cp.get_by_test_id("watch-player")).to_have_count(2)
+    browsing.snap("lobby")
+
+    # The host starts: a countdown, then everyone races on the same deal.
+    ap.get_by_test_id("start").click()
+    expect(ap.get_by_test_id("countdown")).to_be_visible()
+    expect(ap.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(ap.get_by_test_id("countdown")).to_be_hidden()
+    a0, b0 = alice.settled(), bob.settled()
+    assert a0["piles"] == b0["piles"] == deal_piles(deal, difficulty)
+    assert a0["foundations"] == b0["foundations"]
+    assert a0["legal"] and a0["legal"] == b0["legal"]
+    browsing.snap("racing")
+
+    # An illegal drop: the legal targets light up while dragging; dropping elsewhere snaps the
+    # card back, changes nothing and sends nothing.
+    source = next(m.split(">")[0] for m in a0["legal"] if m != "shuffle")
+    targets = {m.split(">")[1] for m in moves_from(a0, source)}
+    wrong = next(f"p{i}" for i in range(16) if f"p{i}" not in targets | {source} and a0["piles"][i])
+    sent_before = len(alice.sent_types("move"))
+    alice.lift(source)
+    expect(ap.get_by_test_id("drag-ghost")).to_have_count(1)
+    lit = ap.eval_on_selector_all("[data-testid=board] .target", "els => els.map(e => e.dataset.drop)")
+    assert set(lit) == targets
+    alice.drop(wrong)
+    expect(ap.get_by_test_id("drag-ghost")).to_have_count(0)
+    expect(ap.locator("[data-testid=board] .target")).to_have_count(0)
+    assert alice.board() == a0
+    assert len(alice.sent_types("move")) == sent_before
+
+    # Bob plays by taps: a tap on a pile top plays it home (the up foundation when both take it).
+    tap_move = next(m for m in b0["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    tap_source, tap_target = tap_move.split(">")
+    home = f"u{tap_target[1]}" if f"{tap_source}>u{tap_target[1]}" in b0["legal"] else tap_target
+    card = b0["piles"][int(tap_source[1:])][-1]
+    bob.tap(tap_source)
+    b1 = bob.settled(b0["version"] + 1)
+    assert b1["foundations"][home] == [b0["foundations"][home][0] + 1, card]
+    assert b1["piles"][int(tap_source[1:])] == b0["piles"][int(tap_source[1:])][:-1]
+    assert bob.sent_types("move")[-1]["move"] == f"{tap_source}>{home}"
+
+    # Tap-tap: a pile whose top has no foundation move is selected, then its target tapped.
+    pile_moves = [
+        m
+        for m in b1["legal"]
+        if m[0] == "p"
+        and m.split(">")[1][0] == "p"
+        and not any(x.split(">")[1][0] in "ud" for x in moves_from(b1, m.split(">")[0]))
+    ]
+    assert pile_moves, "this deal has a pile-to-pile move to tap-tap"
+    if pile_moves:
+        src, dst = pile_moves[0].split(">")
+        bob.tap(src)
+        expect(bp.get_by_test_id("board")).to_have_attribute("data-selected", src)
+        expect(bp.locator(f'[data-testid=board] [data-drop="{dst}"].target')).to_have_count(1)
+        bob.tap(dst)
+        b2 = bob.settled(b1["version"] + 1)
+        assert b2["piles"][int(dst[1:])][-1] == b1["piles"][int(src[1:])][-1]
+
+    # Keyboard: H shows a hint (and highlights it), S shuffles, U undoes.
+    bp.keyboard.press("h")
+    expect(bp.get_by_test_id("hint-text")).to_contain_text("Hint:")
+    assert bp.get_by_test_id("hint-text").get_attribute("data-move") in b2["legal"]
+    shuffles = int(bp.get_by_test_id("shuffle").get_attribute("data-shuffles-left") or -1)
+    bp.keyboard.press("s")
+    b3 = bob.settled(b2["version"] + 1)
+    expect(bp.get_by_test_id("shuffle")).to_have_text(shuffle_text(shuffles - 1))
+    assert b3["piles"] == [p[1:] + p[:1] if len(p) > 1 else p for p in b2["piles"]]
+    bp.keyboard.press("u")
+    b4 = bob.settled(b3["version"] + 1)
+    assert b4["piles"] == b2["piles"]
+    expect(bp.get_by_test_id("shuffle")).to_have_text(shuffle_text(shuffles))
+
+    # Carol sees Bob's board as it is now.
+    carol_bob = cp.locator("[data-testid=watch-player][data-seat=s2]")
+    expect(carol_bob).to_have_attribute("data-version", str(b4["version"]))
+    assert (
+        cp.evaluate(
+            "(el) => [...Array(16).keys()].map(i => [...el.querySelectorAll(`[data-pile='${i}'] .card`)]"
+            ".map(c => c.dataset.card))",
+            carol_bob.element_handle(),
+        )
+        == b4["piles"]
+    )
+    expect(ap.locator("[data-testid=progress-s2]")).to_have_attribute(
+        "data-cards", str(sum(n for n, _ in b4["foundations"].values()))
+    )
+
+    # Alice plays the whole winning line by drag and drop; halfway she reloads the page.
+    moves = line["moves"]
+    refresh_at = len(moves) // 3
+    state = alice.settled()
+    for i, move in enumerate(moves):
+        if i == refresh_at:
+            before = alice.settled()
+            ap.reload()
+            after = alice.settled(before["version"])
+            assert after["piles"] == before["piles"]
+            assert after["foundations"] == before["foundations"]
+            expect(ap.get_by_test_id("move-count")).to_have_text(str(i))
+            # Carol sees Alice's board too.
+            expect(cp.locator("[data-testid=watch-player][data-seat=s1]")).to_have_attribute(
+                "data-version", str(before["version"])
+            )
+            browsing.snap("midrace")
+            state = after
+        state = alice.play_by_drag(move, state)
+
+    # Alice has won: her banner and time, everywhere.
+    expect(ap.get_by_test_id("won-banner")).to_contain_text("You cleared the deal!")
+    finished = ap.locator("[data-testid=progress-s1] [data-testid=status]")
+    expect(finished).to_have_text(re.compile(r"^finished \d+:\d\d\.\d$"))
+    finish_text = finished.inner_text()
+    expect(bp.locator("[data-testid=progress-s1] [data-testid=status]")).to_have_text(finish_text)
+    expect(cp.locator("[data-testid=progress-s1] [data-testid=status]")).to_have_text(finish_text)
+    expect(ap.locator("[data-testid=progress-s1]")).to_have_attribute("data-cards", "104")
+    assert alice.board()["legal"] == []
+
+    # Bob resigns (two taps: resign, confirm): the race is over and everyone sees the ranking.
+    bp.get_by_test_id("resign").tap()
+    expect(bp.get_by_test_id("resign")).to_have_text("Really resign?")
+    bp.get_by_test_id("resign").tap()
+    time_text = finish_text.removeprefix("finished ")
+    for page in (ap, bp, cp):
+        rows = page.locator("[data-testid=ranking] [data-testid=ranking-row]")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_have_attribute("data-seat", "s1")
+        expect(rows.nth(0).get_by_test_id("result")).to_have_text(time_text)
+        expect(rows.nth(1)).to_have_attribute("data-seat", "s2")
+        expect(rows.nth(1).get_by_test_id("result")).to_contain_text("resigned")
+    expect(ap.get_by_test_id("over-banner")).to_contain_text("You placed 1 of 2")
+    expect(bp.get_by_test_id("resigned-banner")).to_be_visible()
+    expect(bp.get_by_test_id("rematch-wait")).to_be_visible()
+    browsing.snap("over")
+
+    # A rematch brings both back to the lobby for round 2.
+    ap.get_by_test_id("rematch").click()
+    expect(ap.get_by_test_id("lobby")).to_be_visible()
+    expect(bp.get_by_test_id("lobby")).to_be_visible()
+    expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")

@@ -1,0 +1,270 @@
+"""Helpers for the browser tests: one headless Chromium, tabs that record console errors and
+the websocket frames they send, board reading and input (drag and tap), and screenshots of
+every open tab when a test fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from race.engine import Game
+from tests.support import ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+OUTPUT = ROOT / "test-output"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+WAIT_MS = 10_000
+
+BOARD_JS = """(root) => {
+  const b = (root || document).querySelector('[data-testid=board], [data-testid=mini-board]');
+  if (!b) return null;
+  return {
+    version: Number(b.dataset.version ?? -1),
+    pending: b.hasAttribute('data-pending'),
+    legal: (b.dataset.legal || '').split(' ').filter(Boolean),
+    piles: [...Array(16).keys()].map(i => [...b.querySelectorAll(`[data-pile="${i}"] .card`)].map(c => c.dataset.card)),
+    foundations: Object.fromEntries([...b.querySelectorAll('[data-foundation]')].map(
+      f => [f.dataset.foundation, [Number(f.dataset.count), f.querySelector('.card').dataset.card]])),
+  };
+}"""
+
+
+# Where to press on a source (near the top of its top card) and where to drop on a target
+# (the middle of its top card, or of the zone when it has none).
+POINTS_JS = """([source, target]) => {
+  const center = (sel, press) => {
+    const zone = document.querySelector(sel);
+    const el = zone.querySelector('.card[data-top]') || zone;
+    const r = el.getBoundingClientRect();
+    return [r.left + r.width / 2, press ? r.top + Math.min(r.height / 2, 20) : r.top + r.height / 2];
+  };
+  return [center(source, true), center(target, false)];
+}"""
+
+
+@dataclass
+class Tab:
+    """One browser context with one page, and what it did."""
+
+    name: str
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    def sent_types(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m.get("type") == kind]
+
+    # -- the board -----------------------------------------------------------------------
+
+    def board(self) -> dict[str, Any]:
+        state = self.page.evaluate(BOARD_JS, None)
+        assert state is not None, f"{self.name}: no board on the page"
+        return state
+
+    def settled(self, version: int | None = None) -> dict[str, Any]:
+        """Wait until the board shows the server's state (no move in flight) and return it;
+        with ``version``, until it shows that version."""
+        handle = self.page.wait_for_function(
+            f"""(v) => {{ const b = document.querySelector('[data-testid=board]');
+                 if (!b || b.hasAttribute('data-pending') || b.dataset.version === undefined) return null;
+                 if (v !== null && Number(b.dataset.version) !== v) return null;
+                 return ({BOARD_JS})(document); }}""",
+            arg=version,
+            timeout=WAIT_MS,
+        )
+        return handle.json_value()
+
+    def drag(self, source: str, target: str) -> None:
+        """Drag the top card of ``source`` (p3 or uH) and drop it on ``target`` with the mouse."""
+        (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
+        mouse = self.page.mouse
+        mouse.move(sx, sy)
+        mouse.down()
+        mouse.move(sx + 4, sy + 6)
+        mouse.move(tx, ty, steps=2)
+        mouse.up()
+
+    def lift(self, source: str) -> None:
+        """Press the mouse on the top card of ``source`` and move it past the drag threshold."""
+        box = self.page.locator(f"{zone(source)} .card[data-top]").bounding_box()
+        assert box is not None, f"{self.name}: {source} has no top card"
+        x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20)
+        self.page.mouse.move(x, y)
+        self.page.mouse.down()
+        self.page.mouse.move(x + 4, y + 6)
+
+    def drop(self, target: str) -> None:
+        """Carry the lifted card over ``target`` and release it there."""
+        x, y = self.drop_point(target)
+        self.page.mouse.move(x, y, steps=2)
+        self.page.mouse.up()
+
+    def drop_point(self, target: str) -> tuple[float, float]:
+        loc = self.page.locator(f"{zone(target)} .card[data-top]")
+        if loc.count() == 0:
+            loc = self.page.locator(zone(target))
+        box = loc.first.bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def tap(self, where: str) -> None:
+        """Tap the top card of a pile or foundation (a touch tap on touch pages)."""
+        self.page.locator(f"{zone(where)} .card[data-top]").tap()
+
+    def play_by_drag(self, move: str, before: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Play one move through the page by drag and drop (the shuffle by its button) and
+        return the board the server sent back; ``before`` is the settled board, if known."""
+        before = before or self.settled()
+        assert move in before["legal"], f"{self.name}: {move} is not offered; the page offers {before['legal']}"
+        if move == "shuffle":
+            self.page.get_by_test_id("shuffle").click()
+        else:
+            source, target = move.split(">")
+            self.drag(source, target)
+        return self.settled(before["version"] + 1)
+
+
+def zone(key: str) -> str:
+    if key.startswith("p"):
+        return f'[data-testid=board] [data-pile="{key[1:]}"]'
+    return f'[data-testid=board] [data-foundation="{key}"]'
+
+
+def shuffle_text(n: int) -> re.Pattern[str]:
+    return re.compile(rf"Shuffle \({n}\)")
+
+
+class Browsing:
+    """The tabs of one test. ``close(failed)`` screenshots them all when the test failed
+    (under test-output/<test>/) and checks that no page logged an error."""
+
+    def __init__(self, browser: Browser, base_url: str, test_name: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name)
+        self.tabs: list[Tab] = []
+
+    def open(self, name: str, path: str = "/", *, phone: bool = False) -> Tab:
+        context = self.browser.new_context(**(PHONE if phone else DESKTOP), base_url=self.base_url)
+        context.set_default_timeout(WAIT_MS)
+        page = context.new_page()
+        tab = Tab(name, page)
+
+        def on_console(msg: Any) -> None:
+            if msg.type == "error":
+                tab.errors.append(f"console error: {msg.text}")
+
+        def on_socket(ws: Any) -> None:
+            def on_frame(payload: str | bytes) -> None:
+                try:
+                    tab.sent.append(json.loads(payload))
+                except ValueError:
+                    tab.sent.append({"raw": payload})
+
+            ws.on("framesent", on_frame)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: tab.errors.append(f"page error: {exc}"))
+        page.on("websocket", on_socket)
+        self.tabs.append(tab)
+        page.goto(path)
+        return tab
+
+    def screenshots(self, suffix: str = "") -> list[Path]:
+        folder = OUTPUT / self.test_name
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for tab in self.tabs:
+            if tab.page.is_closed():
+                continue
+            path = folder / f"{tab.name}{suffix}.png"
+            try:
+                tab.page.screenshot(path=str(path), full_page=True)
+            except Exception:  # a crashed page cannot be photographed; keep the others
+                continue
+            paths.append(path)
+        return paths
+
+    def snap(self, label: str) -> None:
+        """Screenshots of every tab now, kept only when WEB_SCREENSHOTS is set (for looking
+        at the pages while working on them)."""
+        if os.environ.get("WEB_SCREENSHOTS"):
+            self.screenshots(f"-{label}")
+
+    def close(self, failed: bool) -> None:
+        try:
+            if failed:
+                self.screenshots()
+            errors = [f"{tab.name}: {e}" for tab in self.tabs for e in tab.errors]
+            if errors and not failed:
+                self.screenshots()
+            assert not errors, "the pages logged errors:\n" + "\n".join(errors)
+        finally:
+            for tab in self.tabs:
+                tab.page.context.close()
+
+
+def winning_line() -> dict[str, Any]:
+    """A line of moves that wins a deal: the first one checked into tests/data that replays
+    to a win, else one found here by a small best-first search over the engine."""
+    path = ROOT / "tests" / "data" / "winning_lines.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+        lines = data if isinstance(data, list) else data.get("lines", [data])
+        for line in lines:
+            if isinstance(line, dict) and _wins(line):
+                return line
+    for deal in (6, 7):
+        moves = search_win(deal, "easy")
+        if moves is not None:
+            return {"deal": deal, "difficulty": "easy", "moves": moves}
+    raise RuntimeError("no winning line found")
+
+
+def _wins(line: dict[str, Any]) -> bool:
+    try:
+        game = Game.deal(line["deal"], line["difficulty"])
+        for move in line["moves"]:
+            game.play(move)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return game.is_won
+
+
+def search_win(deal: int, difficulty: str, limit: int = 50_000) -> list[str] | None:
+    """Best-first search: most cards home first, then most shuffles left, fewest piles."""
+    import heapq
+    import itertools
+
+    def score(g: Game) -> float:
+        return -(g.cards_on_foundations * 10 + g.shuffles_left * 3 - sum(1 for p in g.piles if p))
+
+    start = Game.deal(deal, difficulty)
+    tie = itertools.count()
+    heap: list[tuple[float, int, Game, list[str]]] = [(score(start), next(tie), start, [])]
+    seen = {start.position_key()}
+    for _ in range(limit):
+        if not heap:
+            return None
+        _, _, game, path = heapq.heappop(heap)
+        if game.is_won:
+            return path
+        for move in game.legal_moves():
+            child = game.copy()
+            child.push(move)
+            key = child.position_key()
+            if key not in seen:
+                seen.add(key)
+                heapq.heappush(heap, (score(child) + len(path) * 0.01, next(tie), child, [*path, str(move)]))
+    return None
+
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Browsing", "Tab", "expect", "shuffle_text", "winning_line"]
