@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from race.engine import CARDS, Game
+from race.engine import CARDS, FOUNDATIONS, Game
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
 CODE_LENGTH = 7
@@ -105,11 +105,22 @@ def is_done(seat: Seat) -> bool:
     return seat.finished_ms is not None or seat.resigned
 
 
+_CARD_TEXT = tuple(str(c) for c in CARDS)
+# For each foundation: its key, and the text of its top card when it holds n cards (index n).
+_FOUNDATION_TOPS = tuple(
+    (key, ("", *(_CARD_TEXT[(f & 3) * 13 + (n - 1 if f < 4 else 13 - n)] for n in range(1, 14))))
+    for f, key in enumerate(FOUNDATIONS)
+)
+
+
 def board(game: Game) -> dict[str, Any]:
     """What a client draws: piles bottom to top, each foundation's top card and count."""
+    text = _CARD_TEXT
     return {
-        "piles": [[str(CARDS[c]) for c in pile] for pile in game._piles],
-        "foundations": {key: {"top": str(cards[-1]), "count": len(cards)} for key, cards in game.foundations.items()},
+        "piles": [[text[c] for c in pile] for pile in game._piles],
+        "foundations": {
+            key: {"top": tops[n], "count": n} for (key, tops), n in zip(_FOUNDATION_TOPS, game._fnd, strict=True)
+        },
         "shuffles_left": game.shuffles_left,
     }
 

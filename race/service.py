@@ -65,6 +65,10 @@ class Session:
     room: str | None = None
     seat: str | None = None
     role: str | None = None  # "player" or "spectator"
+    #: The room's meta and this player's seat documents as this connection last committed
+    #: them: a move starts from them instead of reading the store (the commit checks their
+    #: versions, and anything but a plain move is decided on a fresh read).
+    last_docs: tuple[Doc, Doc] | None = None
 
 
 def _dump(obj: Any) -> str:
@@ -290,19 +294,30 @@ class RaceService:
         code, sid = session.room, session.seat
         assert code is not None and sid is not None
         key = seat_key(sid)
+        guess, session.last_docs = session.last_docs, None
         for _ in range(RETRIES):
-            meta_doc, seat_doc = await self.store.read(code, ["meta", key])
+            guessed = guess is not None
+            if guess is not None:
+                (meta_doc, seat_doc), guess = guess, None
+            else:
+                meta_doc, seat_doc = await self.store.read(code, ["meta", key])
             if meta_doc is None or seat_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
             meta = _meta_dec.decode(meta_doc.data)
             now = self.clock()
             ph = phase(meta, now)
+            if guessed and ph != "racing":
+                continue  # refusals are decided on a fresh read, never on the guess
             if ph in ("lobby", "countdown"):
                 raise ProtocolError("not_started", "the race has not started yet")
             if ph == "over":
                 await self.end_if_done(code)
                 raise ProtocolError("race_over", "the race is over")
             seat = _seat_dec.decode(seat_doc.data)
+            if guessed and (
+                (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version
+            ):
+                continue  # likewise a duplicate, a finished seat or a stale version
             game = Game.from_trusted_dict(seat.game)
             if msg.id is not None and msg.id == seat.last_id:
                 return [self._state(seat, game, seat_doc.version, duplicate=True)]
@@ -332,7 +347,8 @@ class RaceService:
             seat.game = game.to_dict()
             write[key] = _dump(seat)
             version = seat_doc.version + 1
-            event = {"type": "player", "player": self._player(seat, game, version), "action": text}
+            shown = progress(seat, game), board(game)
+            event = {"type": "player", "player": self._player(seat, game, version, shown), "action": text}
             ok = await self.store.commit(
                 code,
                 expect={"meta": meta_doc.version, key: seat_doc.version},
@@ -341,6 +357,8 @@ class RaceService:
                 publish=_dump(event),
             )
             if ok:
+                new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
+                session.last_docs = new_meta, Doc(version, write[key])
                 break
         else:
             raise _conflict()
@@ -352,7 +370,7 @@ class RaceService:
             if meta.kind == "daily" and self.on_daily_finish is not None:
                 await self.on_daily_finish(meta, seat)
             await self.end_if_done(code)
-        return [self._state(seat, game, version)]
+        return [self._state(seat, game, version, shown=shown)]
 
     @staticmethod
     def _apply(game: Game, msg: p.Play | p.Undo | p.Restart) -> str:
@@ -526,16 +544,29 @@ class RaceService:
         if end is not None:
             self.on_deadline(meta.code, end)
 
-    def _player(self, seat: Seat, game: Game, version: int) -> dict[str, Any]:
-        return {**progress(seat, game), "version": version, "board": board(game)}
+    def _player(
+        self, seat: Seat, game: Game, version: int, shown: tuple[dict[str, Any], dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """A player's progress and board (``shown``: ``progress()`` and ``board()`` of it, when
+        already computed)."""
+        prog, brd = shown or (progress(seat, game), board(game))
+        return {**prog, "version": version, "board": brd}
 
-    def _state(self, seat: Seat, game: Game, version: int, duplicate: bool = False) -> dict[str, Any]:
+    def _state(
+        self,
+        seat: Seat,
+        game: Game,
+        version: int,
+        duplicate: bool = False,
+        shown: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The full state of a player's own game, with the moves the server allows."""
+        prog, brd = shown or (progress(seat, game), board(game))
         msg = {
             "type": "state",
             "version": version,
-            **progress(seat, game),
-            "board": board(game),
+            **prog,
+            "board": brd,
             "legal_moves": [str(m) for m in game.legal_moves()] if not is_done(seat) else [],
             "can_undo": bool(game.move_stack) and not is_done(seat),
         }
