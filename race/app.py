@@ -33,9 +33,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     store = open_store(settings.store_url, ttl=settings.room_ttl)
     hub = Hub(store)
     service = RaceService(store, countdown_ms=int(settings.countdown_seconds * 1000))
-    service.on_deadline = lambda room, at: hub.schedule(
-        room, (at - service.clock()) / 1000 + 0.05, at, service.end_if_done
-    )
+    service.on_deadline = lambda room, at, action: hub.schedule(room, (at - service.clock()) / 1000, at, action)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 

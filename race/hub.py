@@ -37,7 +37,7 @@ class Hub:
         self.store = store
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
-        self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
+        self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -47,7 +47,7 @@ class Hub:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        for _, handle in self._timers.values():
+        for handle in self._timers.values():
             handle.cancel()
 
     async def join(self, room: str, member: Member) -> None:
@@ -72,19 +72,17 @@ class Hub:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
 
     def schedule(self, room: str, delay_s: float, at: int, action: Callable[[str], Awaitable[object]]) -> None:
-        """Run ``action(room)`` after ``delay_s`` seconds (once per room and deadline ``at``)."""
-        current = self._timers.get(room)
-        if current is not None and current[0] == at:
+        """Run ``action(room)`` after ``delay_s`` seconds, once per room and time ``at``."""
+        key = (room, at)
+        if key in self._timers:
             return
-        if current is not None:
-            current[1].cancel()
 
         def fire() -> None:
-            self._timers.pop(room, None)
+            self._timers.pop(key, None)
             task = asyncio.create_task(action(room))
             task.add_done_callback(_log_failure)
 
-        self._timers[room] = (at, asyncio.get_running_loop().call_later(max(delay_s, 0), fire))
+        self._timers[key] = asyncio.get_running_loop().call_later(max(delay_s, 0), fire)
 
     async def _pump(self) -> None:
         while True:

@@ -86,7 +86,7 @@ class RaceService:
         *,
         clock: Callable[[], int] = now_ms,
         countdown_ms: int = 3000,
-        on_deadline: Callable[[str, int], None] | None = None,
+        on_deadline: Callable[[str, int, Callable[[str], Awaitable[object]]], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -537,12 +537,23 @@ class RaceService:
         raise _conflict()
 
     def _schedule(self, docs: dict[str, Doc]) -> None:
+        """Ask for the room's timed events: the start of the race (announced to everyone)
+        and the end of its time limit."""
         if self.on_deadline is None or "meta" not in docs:
             return
         meta = _meta_dec.decode(docs["meta"].data)
+        if phase(meta, self.clock()) == "countdown":
+            assert meta.start_at is not None
+            self.on_deadline(meta.code, meta.start_at, self.announce)
         end = deadline(meta)
         if end is not None:
-            self.on_deadline(meta.code, end)
+            self.on_deadline(meta.code, end, self.end_if_done)
+
+    async def announce(self, code: str) -> None:
+        """Publish the room's snapshot (e.g. when its countdown ends and the race begins)."""
+        docs = await self.store.read_all(code)
+        if "meta" in docs:
+            await self.store.publish(code, _dump({"type": "room", "room": self._snapshot(docs)}))
 
     def _player(
         self, seat: Seat, game: Game, version: int, shown: tuple[dict[str, Any], dict[str, Any]] | None = None
