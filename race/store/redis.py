@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import ClusterDownError, RedisClusterException, RedisError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -76,7 +78,20 @@ def room_key(room: str) -> str:
     return f"room:{{{room}}}"
 
 
-class _NodePubSub(PubSub):
+class _PubSub(PubSub):
+    """redis-py's pub/sub, counting its reconnections. redis-py reconnects and resubscribes
+    by itself, sometimes inside one call without raising anything; whatever was published
+    meanwhile is lost, so every reconnection must be reported (clients resync)."""
+
+    reconnects = 0
+
+    async def on_connect(self, connection: Any) -> None:
+        if self.subscribed:  # a first connection (nothing subscribed yet) loses nothing
+            self.reconnects += 1
+        await super().on_connect(connection)
+
+
+class _NodePubSub(_PubSub):
     """A pub/sub connection to one cluster master. On a reconnect redis-py would subscribe
     again to all its shard channels in one SSUBSCRIBE, which the cluster refuses (CROSSSLOT)
     when they are in different slots; this subscribes again one channel at a time."""
@@ -120,7 +135,7 @@ class ShardedPubSub:
             await self._nodes[name].sunsubscribe(channel)
 
     async def _read(self, name: str, pubsub: _NodePubSub) -> None:
-        delay, broken = 0.1, False
+        delay, broken, seen = 0.1, False, pubsub.reconnects
         while True:
             try:
                 msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -135,8 +150,8 @@ class ShardedPubSub:
                 log.warning("sharded pub/sub on %s: %s", name, exc)
                 await asyncio.sleep(delay)
                 continue
-            if broken:
-                broken, delay = False, 0.1
+            if broken or pubsub.reconnects != seen:
+                broken, delay, seen = False, 0.1, pubsub.reconnects
                 log.info("sharded pub/sub connection to %s is back", name)
                 self.queue.put_nowait(("*", "reconnected"))
             if msg is not None and msg.get("type") == "smessage":
@@ -167,12 +182,20 @@ class RedisStore(Store):
         if self.cluster:
             self._redis = aioredis.RedisCluster.from_url(self.url, decode_responses=True)
         else:
+            # A pooled connection left over from before a Redis restart fails once: retry
+            # connection errors quickly on a fresh connection (a retried commit is safe: it
+            # checks versions), and report an outage within a fraction of a second.
             self._redis = aioredis.Redis.from_url(
-                self.url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
+                self.url,
+                decode_responses=True,
+                socket_timeout=5,
+                socket_connect_timeout=5,
+                retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
+                retry_on_error=[RedisConnectionError],
             )
         self._commit = self._redis.register_script(COMMIT)
         self._board_add = self._redis.register_script(BOARD_ADD)
-        self._pubsub = ShardedPubSub(self._redis) if self.cluster else self._redis.pubsub()
+        self._pubsub = ShardedPubSub(self._redis) if self.cluster else _PubSub(self._redis.connection_pool)
 
     async def close(self) -> None:
         if self._pubsub is not None:
@@ -269,7 +292,7 @@ class RedisStore(Store):
                 channel, message = await self._pubsub.queue.get()
                 yield channel if channel == "*" else channel[channel.index("{") + 1 : channel.rindex("}")], message
         delay = 0.1
-        broken = False
+        broken, seen = False, self._pubsub.reconnects
         while True:
             if not self._pubsub.subscribed:
                 await asyncio.sleep(0.05)  # nothing subscribed yet: nothing to read
@@ -283,8 +306,8 @@ class RedisStore(Store):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
-            if broken:
-                broken, delay = False, 0.1
+            if broken or self._pubsub.reconnects != seen:
+                broken, delay, seen = False, 0.1, self._pubsub.reconnects
                 log.info("Redis pub/sub connection is back")
                 yield "*", "reconnected"
             if msg is None or msg.get("type") not in ("message", "smessage"):
