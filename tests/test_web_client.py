@@ -245,3 +245,66 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     expect(ap.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")
+
+
+def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text(browsing: Browsing) -> None:
+    # A name that would turn into different text if it were ever parsed as markup.
+    name = '&lt;i&gt; & "q"'
+    host, code = create_room(browsing, name, difficulty="hard", deal=42)
+    expect(host.page.locator("[data-testid=lobby-player][data-seat=s1] .name")).to_have_text(name)
+
+    visitor = browsing.open("home", "/")
+    vp = visitor.page
+    room = vp.locator(f"[data-testid=live-room][data-room={code}]")
+    expect(room).to_contain_text("hard")
+    room.get_by_test_id("watch-link").click()
+    expect(vp).to_have_url(re.compile(rf"/watch/{code}$"))
+    expect(vp.locator("[data-testid=watch-player][data-seat=s1] .name")).to_have_text(name)
+    expect(vp.locator("[data-testid=watch-player] .name i")).to_have_count(0)
+
+    vp.go_back()
+    expect(vp.get_by_test_id("home")).to_be_visible()
+    vp.get_by_test_id("daily-link").click()
+    expect(vp).to_have_url(re.compile(r"/daily$"))
+    expect(vp.get_by_test_id("daily")).to_be_visible()
+
+    unknown = browsing.open("unknown", "/watch/NOSUCH2")
+    expect(unknown.page.get_by_test_id("room-gone")).to_be_visible()
+
+
+def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_may_watch(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Host", difficulty="medium", deal=7)
+    guest = join_room(browsing, code, "Guest", tab_name="guest", phone=True)
+    gp = guest.page
+    gp.get_by_test_id("ready").tap()
+    expect(gp.get_by_test_id("ready")).to_have_attribute("aria-pressed", "true")
+    gp.reload()
+    expect(gp.get_by_test_id("room")).to_have_attribute("data-seat", "s2")
+    expect(gp.get_by_test_id("ready")).to_have_attribute("aria-pressed", "true")
+    expect(gp.get_by_test_id("lobby-player")).to_have_count(2)
+    assert [m["type"] for m in guest.sent if m.get("type") in ("join", "resume")] == ["join", "resume"]
+
+    host.page.get_by_test_id("start").click()
+    expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    start = guest.settled()
+    assert start["piles"] == deal_piles(7, "medium")
+    # The phone fits the board: nothing sticks out sideways.
+    assert gp.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    move = next(m for m in start["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    guest.tap(move.split(">")[0])
+    moved = guest.settled(start["version"] + 1)
+    assert moved["piles"] != start["piles"]
+    gp.get_by_test_id("restart").tap()
+    expect(gp.get_by_test_id("restart")).to_have_text("Really restart?")
+    gp.get_by_test_id("restart").tap()
+    again = guest.settled(moved["version"] + 1)
+    assert again["piles"] == start["piles"]
+    assert again["foundations"] == start["foundations"]
+
+    late = browsing.open("late", f"/r/{code}")
+    late.page.get_by_test_id("join-name").fill("Late")
+    late.page.get_by_test_id("join-room").click()
+    expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
+    late.page.get_by_test_id("watch-instead").click()
+    expect(late.page.get_by_test_id("watch-player")).to_have_count(2)

@@ -55,13 +55,13 @@ export function movingCard(board, move) {
   return board.foundations[move.from.key]?.top ?? null;
 }
 
-/** A move in words for people: "7♥ to ♥ up A→K", "shuffle". */
+/** A move in words for people: "7♥ to ♥ up", "7♥ onto 8♥", "Shuffle". */
 export function describeMove(board, text) {
   const move = parseMove(text);
   if (move.shuffle) return "Shuffle";
   const moving = movingCard(board, move);
   const what = moving ? card(moving).label : move.from.key;
-  if (move.to.kind === "foundation") return `${what} to the ${foundationLabel(move.to.key)} foundation`;
+  if (move.to.kind === "foundation") return `${what} to ${SUITS[move.to.suit].symbol} ${move.to.up ? "up" : "down"}`;
   const pile = board.piles[move.to.index];
   const onto = pile && pile.length ? card(pile[pile.length - 1]).label : `pile ${move.to.index + 1}`;
   return `${what} onto ${onto}`;

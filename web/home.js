@@ -45,7 +45,7 @@ export function homeView(root, { navigate }) {
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
   const createForm = h(
     "form",
-    { class: "card-panel", "data-testid": "create-form", onsubmit: onCreate },
+    { class: "card-panel create", "data-testid": "create-form", onsubmit: onCreate },
     h("h2", {}, "Start a race"),
     h("label", { for: "create-name" }, "Nickname"),
     createName,

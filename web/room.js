@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
 import { Link } from "./net.js";
-import { applyPlayer, progressList, rankingTable } from "./panels.js";
+import { applyPlayer, progressList, rankingTable, statusText } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 
@@ -107,13 +107,17 @@ export class RoomView {
       h("div", { class: "stats" }, h("span", { class: "label" }, "Time"), this.timerEl),
       h("div", { class: "stats" }, h("span", { class: "label" }, "Moves"), this.movesEl),
       h("div", { class: "stats" }, h("span", { class: "label" }, "Home"), this.cardsEl),
+      this.hintText,
       h("div", { class: "tools" }, this.shuffleBtn, this.hintBtn, this.undoBtn, this.restartBtn, this.resignBtn),
     );
+    // On a phone the side panel sits below the board: a one-line summary of the others
+    // stays in view above it.
+    this.rivals = h("ul", { class: "rivals", "data-testid": "rivals", "aria-hidden": "true" });
     this.side = h("aside", { class: "side", "data-testid": "race-side" });
     this.raceEl = h(
       "section",
       { class: "race", "data-testid": "race" },
-      h("div", { class: "play" }, this.toolbar, this.banner, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl), this.hintText),
+      h("div", { class: "play" }, this.toolbar, this.rivals, this.banner, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl)),
       this.side,
     );
     this.header = h("div", { class: "room-head", "data-testid": "room-head" });
@@ -631,6 +635,12 @@ export class RoomView {
     }
     parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}` }, "Spectator view")));
     fill(this.side, parts);
+    fill(
+      this.rivals,
+      room.players
+        .filter((p) => p.seat !== this.seat)
+        .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "")),
+    );
     this.side.dataset.phase = this.phase;
   }
 
