@@ -65,10 +65,21 @@ class Session:
     room: str | None = None
     seat: str | None = None
     role: str | None = None  # "player" or "spectator"
-    #: The room's meta and this player's seat documents as this connection last committed
-    #: them: a move starts from them instead of reading the store (the commit checks their
-    #: versions, and anything but a plain move is decided on a fresh read).
-    last_docs: tuple[Doc, Doc] | None = None
+    #: What this connection's last move committed: the next move starts from it instead of
+    #: reading the store (the commit checks the versions, and anything but a plain move is
+    #: decided on a fresh read).
+    last_move: LastMove | None = None
+
+
+@dataclass
+class LastMove:
+    """The room's meta and a seat's documents as one move committed them, and that seat's
+    record and game, decoded (each used by at most one later move)."""
+
+    meta_doc: Doc
+    seat_doc: Doc
+    seat: Seat
+    game: Game
 
 
 def _dump(obj: Any) -> str:
@@ -294,11 +305,10 @@ class RaceService:
         code, sid = session.room, session.seat
         assert code is not None and sid is not None
         key = seat_key(sid)
-        guess, session.last_docs = session.last_docs, None
+        guess, session.last_move = session.last_move, None
         for _ in range(RETRIES):
-            guessed = guess is not None
             if guess is not None:
-                (meta_doc, seat_doc), guess = guess, None
+                meta_doc, seat_doc = guess.meta_doc, guess.seat_doc
             else:
                 meta_doc, seat_doc = await self.store.read(code, ["meta", key])
             if meta_doc is None or seat_doc is None:
@@ -306,19 +316,21 @@ class RaceService:
             meta = _meta_dec.decode(meta_doc.data)
             now = self.clock()
             ph = phase(meta, now)
-            if guessed and ph != "racing":
+            if guess is not None and ph != "racing":
+                guess = None
                 continue  # refusals are decided on a fresh read, never on the guess
             if ph in ("lobby", "countdown"):
                 raise ProtocolError("not_started", "the race has not started yet")
             if ph == "over":
                 await self.end_if_done(code)
                 raise ProtocolError("race_over", "the race is over")
-            seat = _seat_dec.decode(seat_doc.data)
-            if guessed and (
-                (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version
-            ):
-                continue  # likewise a duplicate, a finished seat or a stale version
-            game = Game.from_trusted_dict(seat.game)
+            if guess is not None:
+                seat, game, guess = guess.seat, guess.game, None
+                if (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version:
+                    continue  # likewise a duplicate, a finished seat or a stale version
+            else:
+                seat = _seat_dec.decode(seat_doc.data)
+                game = Game.from_trusted_dict(seat.game)
             if msg.id is not None and msg.id == seat.last_id:
                 return [self._state(seat, game, seat_doc.version, duplicate=True)]
             if seat.finished_ms is not None:
@@ -358,7 +370,7 @@ class RaceService:
             )
             if ok:
                 new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
-                session.last_docs = new_meta, Doc(version, write[key])
+                session.last_move = LastMove(new_meta, Doc(version, write[key]), seat, game)
                 break
         else:
             raise _conflict()
