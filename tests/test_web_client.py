@@ -302,6 +302,13 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     assert again["piles"] == start["piles"]
     assert again["foundations"] == start["foundations"]
 
+    # A finger drag works too.
+    drag_move = next(m for m in again["legal"] if m.count("p") == 2)  # pile to pile: a tap cannot do it
+    guest.touch_drag(*drag_move.split(">"))
+    dragged = guest.settled(again["version"] + 1)
+    assert guest.sent_types("move")[-1]["move"] == drag_move
+    assert dragged["piles"] != again["piles"]
+
     late = browsing.open("late", f"/r/{code}")
     late.page.get_by_test_id("join-name").fill("Late")
     late.page.get_by_test_id("join-room").click()

@@ -115,6 +115,20 @@ class Tab:
         assert box is not None
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
+    def touch_drag(self, source: str, target: str) -> None:
+        """Drag with a finger (touch events through the DevTools protocol)."""
+        (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
+        cdp = self.page.context.new_cdp_session(self.page)
+        try:
+            touch = "Input.dispatchTouchEvent"
+            cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": sx, "y": sy}]})
+            for k in range(1, 5):
+                x, y = sx + (tx - sx) * k / 4, sy + (ty - sy) * k / 4
+                cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+        finally:
+            cdp.detach()
+
     def tap(self, where: str) -> None:
         """Tap the top card of a pile or foundation (a touch tap on touch pages)."""
         self.page.locator(f"{zone(where)} .card[data-top]").tap()
