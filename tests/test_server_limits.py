@@ -1,0 +1,79 @@
+"""Connection limits over real websockets to a real server: connections per address, and
+the origin check for browsers. (Message size and rate limits: test_server_input.py.)"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+
+from tests.support import Client, Server
+
+
+@pytest.fixture(scope="module")
+def limited() -> Iterator[Server]:
+    s = Server("", MAX_CONNECTIONS_PER_IP="3", ALLOWED_ORIGINS="https://race.example, https://www.race.example")
+    yield s
+    s.stop()
+
+
+async def refused(url: str, **kwargs: Any) -> tuple[dict[str, Any], int]:
+    """Connect, expecting an error and then the close: returns both."""
+    async with websockets.connect(url, **kwargs) as ws:
+        error = json.loads(await ws.recv())
+        with pytest.raises(websockets.ConnectionClosed) as info:
+            await ws.recv()
+    assert info.value.rcvd is not None
+    return error, info.value.rcvd.code
+
+
+async def test_connections_per_address_are_limited(limited: Server) -> None:
+    held = [await Client.connect(limited.ws_url) for _ in range(3)]
+    error, code = await refused(limited.ws_url)
+    assert (error["type"], error["code"], code) == ("error", "too_many_connections", 1008)
+    assert (await held[0].request({"type": "ping"}, "pong"))["type"] == "pong"  # the others are unharmed
+
+    # Behind a trusted proxy (here: this machine) the limit is per forwarded client address.
+    other = {"additional_headers": {"X-Forwarded-For": "203.0.113.7"}}
+    proxied = [await Client.connect(limited.ws_url, **other) for _ in range(3)]
+    assert (await refused(limited.ws_url, **other))[1] == 1008
+
+    # A closed connection frees its slot (the server notices the close a moment later).
+    await held.pop().close()
+    for _ in range(100):
+        async with websockets.connect(limited.ws_url) as ws:
+            if json.loads(await ws.recv())["type"] == "hello":
+                break
+    else:
+        raise AssertionError("the closed connection's slot was never freed")
+    for c in held + proxied:
+        await c.close()
+
+
+@pytest.mark.parametrize("origin", ["https://evil.example", "https://race.example.evil.example", "null"])
+async def test_pages_from_other_origins_are_refused(limited: Server, origin: str) -> None:
+    error, code = await refused(limited.ws_url, origin=origin)
+    assert (error["code"], code) == ("bad_origin", 1008)
+    assert "Traceback" not in error["message"]
+
+
+@pytest.mark.parametrize("origin", ["https://race.example", "https://www.race.example", None])
+async def test_allowed_origins_and_non_browsers_are_served(limited: Server, origin: str | None) -> None:
+    client = await Client.connect(limited.ws_url, origin=origin)
+    assert client.hello["protocol"] == 1
+    await client.close()
+
+
+async def test_without_allowed_origins_only_the_server_own_host_is_allowed() -> None:
+    server = Server("")
+    try:
+        same = await Client.connect(server.ws_url, origin=f"http://127.0.0.1:{server.port}")
+        assert same.hello["type"] == "hello"
+        await same.close()
+        error, code = await refused(server.ws_url, origin="http://evil.example")
+        assert (error["code"], code) == ("bad_origin", 1008)
+    finally:
+        server.stop()
