@@ -1,0 +1,91 @@
+"""Redis Cluster (three real masters started by the test session): each room lives on one
+master thanks to its hash tag, and server processes share rooms over sharded pub/sub.
+The store contract itself runs against the cluster in test_store.py."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from race.store import open_store
+from tests.support import Client, Server
+
+
+@pytest.fixture
+async def cluster(redis_cluster_url: str) -> AsyncIterator[Any]:
+    client = aioredis.RedisCluster.from_url(redis_cluster_url.replace("redis+cluster://", "redis://"))
+    await client.initialize()
+    yield client
+    await client.aclose()
+
+
+def owner(cluster: Any, code: str) -> int:
+    """The port of the master that owns a room's hash slot."""
+    return int(cluster.get_node_from_key(f"room:{{{code}}}").port)
+
+
+async def test_each_room_lives_on_one_master_and_rooms_spread_over_all(redis_cluster_url: str, cluster: Any) -> None:
+    store = open_store(redis_cluster_url, ttl=600)
+    await store.connect()
+    masters: set[int] = set()
+    try:
+        for _ in range(24):
+            code = "K" + secrets.token_hex(4).upper()
+            assert await store.commit(code, expect={}, write={"meta": "m", "p:s1": "x"}, log=("p:s1", "e1"))
+            keys = [f"room:{{{code}}}", f"room:{{{code}}}:log:p:s1"]
+            assert len({cluster.keyslot(k) for k in keys}) == 1
+            node = cluster.get_node_from_key(keys[0])
+            direct = aioredis.Redis(host=node.host, port=node.port)
+            try:
+                assert await direct.exists(*keys) == 2  # both keys really are on that master
+            finally:
+                await direct.aclose()
+            masters.add(owner(cluster, code))
+    finally:
+        await store.close()
+    assert len(masters) == 3
+
+
+async def test_players_on_two_processes_see_each_other_live_on_every_master(
+    redis_cluster_url: str, cluster: Any
+) -> None:
+    a, b = Server(redis_cluster_url), Server(redis_cluster_url)
+    try:
+        rooms: dict[int, tuple[Client, Client, Client, dict[str, Any]]] = {}
+        for _ in range(40):  # open rooms until there is one on each master
+            ann = await Client.connect(a.ws_url)
+            joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
+            code = joined["room"]["code"]
+            port = owner(cluster, code)
+            if port in rooms:
+                await ann.close()
+                continue
+            bob = await Client.connect(b.ws_url)
+            assert (await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined"))["type"] == "joined"
+            spectator = await Client.connect(b.ws_url)
+            await spectator.request({"type": "watch", "room": code}, "watching")
+            rooms[port] = (ann, bob, spectator, joined["state"])
+            if len(rooms) == 3:
+                break
+        assert len(rooms) == 3
+
+        for ann, bob, spectator, state in rooms.values():
+            await ann.send({"type": "start"})
+            started = await bob.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
+            assert started["room"]["phase"] == "racing"  # started on A, seen on B
+            mine = await bob.request({"type": "move", "move": state["legal_moves"][0], "version": 1}, "state")
+            seen = await ann.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+            assert seen["player"]["board"] == mine["board"]  # B's move, live on A
+            theirs = await ann.request({"type": "move", "move": "shuffle", "version": 1}, "state")
+            for client in (bob, spectator):
+                seen = await client.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+                assert seen["player"]["version"] == theirs["version"]  # A's move, live on B
+            for client in (ann, bob, spectator):
+                await client.close()
+    finally:
+        a.stop()
+        b.stop()
