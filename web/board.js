@@ -97,7 +97,7 @@ export class BoardView {
               tabindex: this.interactive ? "0" : null,
               role: this.interactive ? "button" : "group",
             },
-            h("span", { class: "flabel" }, h("span", { class: "dir" }, r ? "▼ down" : "▲ up"), " ", h("span", { class: "frange" }, r ? "K→A" : "A→K")),
+            h("span", { class: "flabel" }, r ? "▼" : "▲", h("span", { class: "word" }, r ? " down" : " up")),
             h("div", { class: "fslot" }),
             h("span", { class: "fcount", "data-testid": "foundation-count" }),
           );
