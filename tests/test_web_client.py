@@ -57,8 +57,10 @@ def deal_piles(deal: int, difficulty: str) -> list[list[str]]:
     return [[str(c) for c in pile] for pile in Game.deal(deal, difficulty).piles]
 
 
-def create_room(tabs: Browsing, name: str, *, difficulty: str, deal: int, tab_name: str = "host") -> tuple[Tab, str]:
-    host = tabs.open(tab_name, "/")
+def create_room(
+    tabs: Browsing, name: str, *, difficulty: str, deal: int, tab_name: str = "host", still: bool = False
+) -> tuple[Tab, str]:
+    host = tabs.open(tab_name, "/", still=still)
     page = host.page
     page.get_by_test_id("create-name").fill(name)
     page.get_by_test_id("create-difficulty").select_option(difficulty)
@@ -88,7 +90,7 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     browsing: Browsing, server: Server, line: dict[str, Any]
 ) -> None:
     deal, difficulty = line["deal"], line["difficulty"]
-    alice, code = create_room(browsing, "Alice", difficulty=difficulty, deal=deal, tab_name="alice")
+    alice, code = create_room(browsing, "Alice", difficulty=difficulty, deal=deal, tab_name="alice", still=True)
     ap = alice.page
     expect(ap.get_by_test_id("share-url")).to_have_value(f"{server.url}/r/{code}")
     expect(ap.get_by_test_id("copy-link")).to_be_visible()
@@ -255,7 +257,7 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
 
     visitor = browsing.open("home", "/")
     vp = visitor.page
-    room = vp.locator(f"[data-testid=live-room][data-room={code}]")
+    room = vp.locator(f'[data-testid=live-room][data-room="{code}"]')
     expect(room).to_contain_text("hard")
     room.get_by_test_id("watch-link").click()
     expect(vp).to_have_url(re.compile(rf"/watch/{code}$"))

@@ -166,8 +166,14 @@ class Browsing:
         self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name)
         self.tabs: list[Tab] = []
 
-    def open(self, name: str, path: str = "/", *, phone: bool = False) -> Tab:
-        context = self.browser.new_context(**(PHONE if phone else DESKTOP), base_url=self.base_url)
+    def open(self, name: str, path: str = "/", *, phone: bool = False, still: bool = False) -> Tab:
+        """A new tab on ``path``; ``still`` asks the page for reduced motion (cards do not glide),
+        so a mouse can press a card the moment the server's reply is drawn."""
+        context = self.browser.new_context(
+            **(PHONE if phone else DESKTOP),
+            base_url=self.base_url,
+            reduced_motion="reduce" if still else "no-preference",
+        )
         context.set_default_timeout(WAIT_MS)
         page = context.new_page()
         tab = Tab(name, page)

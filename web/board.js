@@ -50,6 +50,7 @@ export class BoardView {
     this.pending = false;
     this.selected = null;
     this.press = null;
+    this.fly = null;
     this.dirty = false;
     this.piles = [];
     this.foundations = {};
@@ -168,6 +169,7 @@ export class BoardView {
       el.querySelector(".fcount").textContent = `${f.count}/13`;
     }
     this.mark();
+    this.glide();
   }
 
   /** Selection, hint and target highlights. */
@@ -249,9 +251,37 @@ export class BoardView {
     this.onRefused?.(key);
   }
 
-  play(text) {
+  /** Emit a legal move; the card will glide from `fromRect` (default: where it lies now). */
+  play(text, fromRect = null) {
     if (!this.legal.includes(text)) return;
+    const move = parseMove(text);
+    if (!move.shuffle) {
+      const card = this.topCard(move.from.key);
+      const rect = fromRect || card?.getBoundingClientRect();
+      if (rect) this.fly = { to: move.to.key, rect };
+    }
     this.onMove?.(text);
+  }
+
+  topCard(key) {
+    return this.zone(key)?.querySelector(".card[data-top]") || null;
+  }
+
+  /** After a draw: slide the moved card from where it was to where it is now. */
+  glide() {
+    const fly = this.fly;
+    this.fly = null;
+    if (!fly || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    const card = this.topCard(fly.to);
+    if (!card || !card.animate) return;
+    const now = card.getBoundingClientRect();
+    const dx = fly.rect.left - now.left;
+    const dy = fly.rect.top - now.top;
+    if (Math.abs(dx) + Math.abs(dy) < 2) return;
+    card.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 }, { transform: "none", zIndex: 50 }], {
+      duration: 170,
+      easing: "ease-out",
+    });
   }
 
   onKey(e) {
@@ -358,9 +388,10 @@ export class BoardView {
     const over = this.dropKeyAt(e.clientX, e.clientY);
     const text = over ? press.targets.get(over) : undefined;
     if (text && !this.pending && this.legal.includes(text)) {
+      const rect = press.ghost.getBoundingClientRect();
       press.ghost.remove();
       this.finishDrag();
-      this.play(text);
+      this.play(text, rect);
     } else {
       this.snapBack(press);
     }
