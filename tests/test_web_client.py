@@ -311,6 +311,16 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     assert guest.sent_types("move")[-1]["move"] == drag_move
     assert dragged["piles"] != again["piles"]
 
+    # The same seat opened in a second window takes over; the first can take it back.
+    twin = browsing.another(guest, "guest-twin", f"/r/{code}")
+    expect(twin.page.get_by_test_id("room")).to_have_attribute("data-seat", "s2")
+    expect(gp.get_by_test_id("kicked-banner")).to_be_visible()
+    assert twin.settled()["piles"] == dragged["piles"]
+    gp.get_by_test_id("kicked-banner").get_by_role("button").tap()
+    expect(twin.page.get_by_test_id("kicked-banner")).to_be_visible()
+    expect(gp.get_by_test_id("kicked-banner")).to_have_count(0)
+    assert guest.settled()["piles"] == dragged["piles"]
+
     late = browsing.open("late", f"/r/{code}")
     late.page.get_by_test_id("join-name").fill("Late")
     late.page.get_by_test_id("join-room").click()

@@ -167,15 +167,21 @@ class Browsing:
         self.tabs: list[Tab] = []
 
     def open(self, name: str, path: str = "/", *, phone: bool = False, still: bool = False) -> Tab:
-        """A new tab on ``path``; ``still`` asks the page for reduced motion (cards do not glide),
-        so a mouse can press a card the moment the server's reply is drawn."""
+        """A new browser context on ``path``; ``still`` asks the page for reduced motion (cards do
+        not glide), so a mouse can press a card the moment the server's reply is drawn."""
         context = self.browser.new_context(
             **(PHONE if phone else DESKTOP),
             base_url=self.base_url,
             reduced_motion="reduce" if still else "no-preference",
         )
         context.set_default_timeout(WAIT_MS)
-        page = context.new_page()
+        return self._watch(name, context.new_page(), path)
+
+    def another(self, tab: Tab, name: str, path: str) -> Tab:
+        """A second page in ``tab``'s context (the same storage: the same seats)."""
+        return self._watch(name, tab.page.context.new_page(), path)
+
+    def _watch(self, name: str, page: Page, path: str) -> Tab:
         tab = Tab(name, page)
 
         def on_console(msg: Any) -> None:
@@ -228,8 +234,8 @@ class Browsing:
                 self.screenshots()
             assert not errors, "the pages logged errors:\n" + "\n".join(errors)
         finally:
-            for tab in self.tabs:
-                tab.page.context.close()
+            for context in {id(tab.page.context): tab.page.context for tab in self.tabs}.values():
+                context.close()
 
 
 def winning_line() -> dict[str, Any]:
