@@ -22,6 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
+from .pipe import RedisPipe
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -177,6 +178,7 @@ class RedisStore(Store):
         self._pubsub: Any = None
         self._commit: Any = None
         self._rooms: set[str] = set()
+        self._pipe: RedisPipe | None = None  # the move path's lean connection (plain redis:// only)
 
     async def connect(self) -> None:
         if self.cluster:
@@ -196,8 +198,12 @@ class RedisStore(Store):
         self._commit = self._redis.register_script(COMMIT)
         self._board_add = self._redis.register_script(BOARD_ADD)
         self._pubsub = ShardedPubSub(self._redis) if self.cluster else _PubSub(self._redis.connection_pool)
+        if not self.cluster and self.url.startswith("redis://"):
+            self._pipe = RedisPipe(self.url, timeout=5, connect_timeout=5)
 
     async def close(self) -> None:
+        if self._pipe is not None:
+            await self._pipe.close()
         if self._pubsub is not None:
             await self._pubsub.aclose()
         if self._redis is not None:
@@ -214,7 +220,11 @@ class RedisStore(Store):
 
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
         fields = [f"{p}:{n}" for n in names for p in ("v", "d")]
-        values = await self._call(lambda: self._redis.hmget(room_key(room), fields))
+        if self._pipe is not None:
+            pipe = self._pipe
+            values = await self._call(lambda: pipe.execute("HMGET", room_key(room), *fields))
+        else:
+            values = await self._call(lambda: self._redis.hmget(room_key(room), fields))
         out: list[Doc | None] = []
         for k in range(0, len(values), 2):
             v, d = values[k], values[k + 1]
@@ -245,7 +255,11 @@ class RedisStore(Store):
         args += [log[0], log[1]] if log else ["", ""]
         args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
         log_key = f"{key}:log:{log[0]}" if log else key
-        result = await self._call(lambda: self._commit(keys=[key, log_key], args=args))
+        if self._pipe is not None:
+            pipe = self._pipe
+            result = await self._call(lambda: pipe.evalsha(self._commit.sha, COMMIT, [key, log_key], args))
+        else:
+            result = await self._call(lambda: self._commit(keys=[key, log_key], args=args))
         return bool(result)
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:

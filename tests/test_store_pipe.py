@@ -1,0 +1,111 @@
+"""The move path's lean Redis connection: RESP encoding and parsing, replies matched to
+concurrent commands in order, script fallback, and failures that look like redis-py's."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import pytest
+from redis.exceptions import ResponseError
+
+from race.store.pipe import _INCOMPLETE, RedisPipe, encode, parse
+from race.store.redis import COMMIT
+from tests.support import RedisServer, free_port
+
+
+def test_encode_writes_bulk_strings() -> None:
+    expected = b"*5\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\n12\r\n$2\r\n\x00x\r\n$2\r\n\xc3\xa9\r\n"
+    assert encode(("SET", "k", 12, b"\x00x", "é")) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        (b"+OK\r\n", "OK"),
+        (b":-42\r\n", -42),
+        (b"$5\r\nh\xc3\xa9l\r\r\n", "hél\r"),
+        (b"$-1\r\n", None),
+        (b"*-1\r\n", None),
+        (b"*0\r\n", []),
+        (b"*3\r\n$1\r\na\r\n$-1\r\n*2\r\n:1\r\n+x\r\n", ["a", None, [1, "x"]]),
+    ],
+)
+def test_parse_reads_each_reply_kind_and_waits_for_the_rest(raw: bytes, value: object) -> None:
+    buf = bytearray(raw + b":7\r\n")
+    got, pos = parse(buf, 0)
+    assert got == value and parse(buf, pos) == (7, len(buf))
+    for cut in range(len(raw)):  # every prefix is incomplete, never a wrong value
+        assert parse(bytearray(raw[:cut]), 0) == (_INCOMPLETE, 0)
+
+
+def test_parse_returns_error_replies_as_exceptions() -> None:
+    err, _ = parse(bytearray(b"-ERR wrong\r\n"), 0)
+    assert isinstance(err, ResponseError) and str(err) == "ERR wrong"
+
+
+async def test_concurrent_commands_get_their_own_replies(redis_url: str) -> None:
+    pipe = RedisPipe(redis_url)
+    try:
+        keys = [f"pipe-test:{i}" for i in range(300)]
+        await asyncio.gather(*(pipe.execute("SET", k, f"v{i}" * (i % 50)) for i, k in enumerate(keys)))
+        got = await asyncio.gather(*(pipe.execute("GET", k) for k in keys))
+        assert got == [f"v{i}" * (i % 50) for i in range(300)]
+        assert await pipe.execute("HMGET", "pipe-test:nohash", "a", "b") == [None, None]
+        with pytest.raises(ResponseError):
+            await pipe.execute("HGET", keys[1])  # wrong arity: an error reply, the connection stays
+        assert await pipe.execute("GET", keys[2]) == "v2v2"
+        await pipe.execute("DEL", *keys)
+    finally:
+        await pipe.close()
+
+
+async def test_scripts_run_by_sha_after_a_script_flush(redis_url: str) -> None:
+    pipe = RedisPipe(redis_url)
+    try:
+        sha = hashlib.sha1(COMMIT.encode()).hexdigest()
+        await pipe.execute("SCRIPT", "FLUSH")
+        args = [60, 1, "meta", 0, 1, "meta", "{}", "", "", "", "", ""]
+        assert await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}"], args) == 1
+        assert await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}"], args) == 0  # version moved on
+        await pipe.execute("DEL", "room:{PIPE}")
+    finally:
+        await pipe.close()
+
+
+async def test_a_restarted_redis_is_unavailable_then_used_again() -> None:
+    server = RedisServer()
+    pipe = RedisPipe(server.url)
+    try:
+        assert await pipe.execute("SET", "k", "1") == "OK"
+        server.stop()
+        with pytest.raises(OSError):  # ConnectionError: the store reports it as unavailable
+            await pipe.execute("GET", "k")
+        server = RedisServer(port=server.port)
+        assert await pipe.execute("GET", "k") is None  # a fresh Redis, reached without a restart here
+    finally:
+        await pipe.close()
+        server.stop()
+
+
+async def test_a_silent_server_times_out_and_the_connection_is_replaced() -> None:
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)
+
+    port = free_port()
+    server = await asyncio.start_server(silent, "127.0.0.1", port)
+    pipe = RedisPipe(f"redis://127.0.0.1:{port}/0", timeout=0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            await pipe.execute("PING")
+        with pytest.raises(TimeoutError):
+            await pipe.execute("PING")
+        assert len(accepted) == 2  # the first connection was dropped: a late reply can't be mismatched
+    finally:
+        await pipe.close()
+        for w in accepted:
+            w.close()
+        server.close()
+        await server.wait_closed()
