@@ -20,8 +20,11 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 
+from race.daily import board_group, utc_date
 from race.engine import Game
 from race.rooms import Meta, Seat, board
+from race.service import now_ms
+from race.store import open_store
 from tests.support import Client, RedisServer, Server
 
 DEAL, DIFFICULTY = 3, "easy"
@@ -192,11 +195,34 @@ async def test_kill_9_one_of_two_processes_mid_race_loses_nothing(redis_url: str
         b.stop()
 
 
-async def test_redis_crash_with_aof_keeps_rooms_and_boards(tmp_path: Any) -> None:
+async def win_a_daily(server: Server, redis_url: str) -> dict[str, Any]:
+    """Finish today's daily challenge and return the leaderboard. Today's deal is put in
+    the store's cache first (the test deal and its line), so no solving is needed."""
+    date = utc_date(now_ms())
+    store = open_store(redis_url, ttl=3600)
+    await store.connect()
+    try:
+        deal = json.dumps({"seed": DEAL, "line": list(winning_line())})
+        await store.commit(board_group(date, DIFFICULTY), expect={"deal": 0}, write={"deal": deal}, ttl=3600)
+    finally:
+        await store.close()
+    dee = await connect(server)
+    joined = await dee.request({"type": "daily", "name": "Dee", "difficulty": DIFFICULTY}, "joined")
+    assert joined["type"] == "joined" and joined["daily"]["ranked"], joined
+    state = await play(dee, "dee", winning_line(), joined["state"])
+    assert state["won"]
+    await dee.close()
+    status, board = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}&date={date}")
+    assert status == 200 and [(e["name"], e["moves"]) for e in board["entries"]] == [("Dee", len(winning_line()))]
+    return board
+
+
+async def test_redis_crash_with_aof_keeps_rooms_boards_and_leaderboards(tmp_path: Any) -> None:
     aof = ("--appendonly", "yes", "--appendfsync", "always")
     redis = RedisServer(*aof, directory=str(tmp_path))
     server = Server(redis.url, **FAST)
     try:
+        leaderboard = await win_a_daily(server, redis.url)
         ann, joined = await seat(server, "create", None, "Ann")
         code = joined["room"]["code"]
         bob, bob_joined = await seat(server, "join", code, "Bob")
@@ -222,6 +248,9 @@ async def test_redis_crash_with_aof_keeps_rooms_and_boards(tmp_path: Any) -> Non
         assert seen["player"]["seat"] == "s2"
         stored = await stored_games(redis.url, code)
         assert {sid: v for sid, (v, _) in stored.items()} == {"s1": ann_state["version"], "s2": nxt["version"]}
+        date = leaderboard["date"]
+        status, board = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}&date={date}")
+        assert status == 200 and board["entries"] == leaderboard["entries"]
         no_tracebacks(server)
     finally:
         server.stop()
