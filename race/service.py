@@ -356,7 +356,7 @@ class RaceService:
             if game.is_won:
                 assert meta.start_at is not None
                 seat.finished_ms = now - meta.start_at
-            seat.game = game.to_dict()
+            seat.game = game.to_dict_after(seat.game)
             write[key] = _dump(seat)
             version = seat_doc.version + 1
             shown = progress(seat, game), board(game)

@@ -59,3 +59,26 @@ def test_move_text_is_cached_and_unchanged() -> None:
     assert str(Move(3, 12)) == "p3>p12"
     assert str(Move("dH", 5)) == "dH>p5"
     assert str(Move.shuffle()) == "shuffle"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_to_dict_after_one_action_equals_to_dict(seed: int) -> None:
+    rng = random.Random(seed)
+    game = Game.deal(seed, "easy")
+    saved = game.to_dict()
+    for _ in range(400):
+        legal = game.legal_moves()
+        roll = rng.random()
+        if roll < 0.01:
+            game.restart()
+        elif (roll < 0.2 or not legal) and game.move_stack:
+            game.undo()
+        elif legal:
+            game.play(rng.choice(legal))
+        else:
+            game.restart()
+        before = {**saved, "history": list(saved["history"])}
+        after = game.to_dict_after(saved)
+        assert after == game.to_dict()
+        assert saved == before  # the earlier dict is not changed
+        saved = after

@@ -395,6 +395,26 @@ class Game:
             "history": [m._text for m in self.move_stack],
         }
 
+    def to_dict_after(self, before: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`to_dict`, given ``before``: this game's :meth:`to_dict` output from just
+        before its last ``play``, ``undo`` or ``restart`` (one of them, once). The history
+        texts are then taken from it instead of being rebuilt (a long game's history is most
+        of the work). Undefined for any other ``before``."""
+        stack = self.move_stack
+        n = len(stack)
+        history = before["history"][: n - 1] if n else []
+        if n:
+            history.append(stack[-1]._text)
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "piles": [[_CARD_TEXT[c] for c in pile] for pile in self._piles],
+            "foundations": dict(zip(FOUNDATIONS, self._fnd, strict=True)),
+            "shuffles_left": self.shuffles_left,
+            "history": history,
+        }
+
     @classmethod
     def from_trusted_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_dict` output that this program wrote itself, without
