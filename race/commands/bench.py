@@ -9,12 +9,14 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    random move of its ``state.legal_moves`` that is not ``shuffle`` when there is one, else the
    shuffle, else ``undo`` (stuck), else ``restart``. Each player waits for the ``state`` reply
    of a move before it sends the next (a closed loop), so the load is the number of players.
-   Reported: validated moves per second (every move, undo or restart the server applied), and
-   the move round trip (send a move, receive its ``state``) p50 / p99.
+   Reported: validated moves per second (every move, undo or restart the server applied), the
+   move round trip (send a move, receive its ``state``) p50 / p99, and the CPU time the server
+   process and this client used per move.
 2. **echo**: the same number of clients, with the same client code, send messages of the
    size of a ``state`` reply to a bare websocket echo route of the same server process (same
    uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``): the cost of the
-   transport alone, at the same load.
+   transport alone, at the same load. The race and the echo take turns in ``--rounds``
+   slices of each phase, so both see the same conditions on a machine whose load varies.
 3. **spectators**: ``--spectators`` idle connections that each ``watch`` a room; the server
    process's memory growth (``VmRSS`` in ``/proc/PID/status``) divided by their number.
 
@@ -66,6 +68,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seconds", type=float, default=10.0, help="measured length of each phase (default 10)")
     p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds before each phase (default 1)")
     p.add_argument("--moves", type=int, default=0, help="stop a phase after this many moves (default: no cap)")
+    p.add_argument(
+        "--rounds", type=int, default=5, help="slices each phase is measured in, race and echo in turn (default 5)"
+    )
     p.add_argument("--spectators", type=int, default=1000, help="idle spectator connections (default 1000)")
     p.add_argument("--difficulty", choices=["easy", "medium", "hard"], default="medium")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' move choices (default 1)")
@@ -169,10 +174,11 @@ async def measure(
         phase.measuring = True
         start = time.perf_counter()
         cpu0, server0 = time.process_time(), cpu_seconds(pid)
+        base = phase.seconds  # a phase may be measured in several slices: they add up
         while True:
             await asyncio.sleep(min(1.0, max(0.0, seconds - (time.perf_counter() - start))))
             elapsed = time.perf_counter() - start
-            phase.seconds = elapsed
+            phase.seconds = base + elapsed
             progress.show(
                 f"  {phase.name}: {elapsed:4.1f}/{seconds:g} s  {phase.done:,} done  "
                 f"{phase.rate:,.0f}/s  p50 {phase.pct(0.5):.2f} ms"
@@ -182,11 +188,11 @@ async def measure(
             if time.perf_counter() - t0 > warmup + seconds + 60:  # pragma: no cover - safety net
                 break
         phase.measuring = False
-        phase.seconds = time.perf_counter() - start
-        phase.client_cpu = time.process_time() - cpu0
+        phase.seconds = base + time.perf_counter() - start
+        phase.client_cpu += time.process_time() - cpu0
         server1 = cpu_seconds(pid)
         if server0 is not None and server1 is not None:
-            phase.server_cpu = server1 - server0
+            phase.server_cpu = (phase.server_cpu or 0.0) + server1 - server0
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -477,35 +483,25 @@ async def bench_server(
     result = ServerResult(label, Phase(f"race ({label})"))
     progress.note(f"{label}: seating {args.players} players in {args.rooms} rooms")
     players, codes = await seat_players(ws_url, args.players, args.rooms, args.difficulty, args.seed, compression)
+    conns: list[Conn] = []
     try:
         await start_races(players)
-        await measure(
-            result.race,
-            [race_worker(pl, result.race) for pl in players],
-            args.warmup,
-            args.seconds,
-            args.moves,
-            progress,
-            pid,
-        )
+        if echo_url is not None:
+            result.echo = Phase(f"echo ({label})")
+            conns = list(await asyncio.gather(*(Conn.open(echo_url, compression) for _ in range(args.players))))
+        # The race and the echo take turns in short slices, so that both see the same
+        # conditions on a machine whose load changes from second to second.
+        rounds = max(1, args.rounds)
+        for i in range(rounds):
+            warmup = args.warmup if i == 0 else min(args.warmup, 0.3)
+            race_workers = [race_worker(pl, result.race) for pl in players]
+            await measure(result.race, race_workers, warmup, args.seconds / rounds, args.moves, progress, pid)
+            if result.echo is not None:
+                size = result.race.reply_bytes // max(1, result.race.done) or 2000
+                echo_workers = [echo_worker(c, result.echo, size) for c in conns]
+                await measure(result.echo, echo_workers, warmup, args.seconds / rounds, args.moves, progress, pid)
     finally:
-        await asyncio.gather(*(pl.conn.close() for pl in players))
-    if echo_url is not None:
-        result.echo = Phase(f"echo ({label})")
-        size = result.race.reply_bytes // max(1, result.race.done) or 2000
-        conns = await asyncio.gather(*(Conn.open(echo_url, compression) for _ in range(args.players)))
-        try:
-            await measure(
-                result.echo,
-                [echo_worker(c, result.echo, size) for c in conns],
-                args.warmup,
-                args.seconds,
-                args.moves,
-                progress,
-                pid,
-            )
-        finally:
-            await asyncio.gather(*(c.close() for c in conns))
+        await asyncio.gather(*(pl.conn.close() for pl in players), *(c.close() for c in conns))
     if pid is not None and args.spectators > 0:
         result.spectators = args.spectators
         result.kib_per_connection = await hold_spectators(ws_url, codes, pid, args.spectators, compression, progress)
