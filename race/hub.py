@@ -80,7 +80,15 @@ class Hub:
         def fire() -> None:
             self._timers.pop(key, None)
             task = asyncio.create_task(action(room))
-            task.add_done_callback(_log_failure)
+            task.add_done_callback(done)
+
+        def done(task: asyncio.Task[object]) -> None:
+            if not task.cancelled() and isinstance(task.exception(), StoreUnavailable):
+                # Redis is away at the deadline: try again, or the race would end unannounced.
+                log.warning("room %s: store unavailable at a deadline; trying again in a second", room)
+                self.schedule(room, 1.0, at, action)
+            else:
+                _log_failure(task)
 
         self._timers[key] = asyncio.get_running_loop().call_later(max(delay_s, 0), fire)
 
