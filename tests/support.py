@@ -207,14 +207,21 @@ def cluster_port() -> int:
 
 class RedisCluster:
     """A throwaway Redis Cluster of three masters (no replicas) on free ports, each in its
-    own temporary directory; ready when every node reports ``cluster_state:ok``."""
+    own temporary directory; ready when every node reports ``cluster_state:ok``. ``extra``
+    arguments go to every redis-server (persistence is off unless they turn it on)."""
 
-    def __init__(self, masters: int = 3) -> None:
+    def __init__(self, *extra: str, masters: int = 3) -> None:
         self.nodes: list[RedisServer] = []
+        self.args = (
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            *(extra or ("--appendonly", "no")),
+        )
         try:
             for _ in range(masters):
-                args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--appendonly", "no")
-                self.nodes.append(RedisServer(*args, port=cluster_port()))
+                self.nodes.append(RedisServer(*self.args, port=cluster_port()))
             cli = shutil.which("redis-cli")
             if cli is None:
                 raise RuntimeError("redis-cli is not installed; the test command installs it")
@@ -243,6 +250,15 @@ class RedisCluster:
                 return
             time.sleep(0.05)
         raise RuntimeError(f"the cluster node on port {port} never reached cluster_state:ok")
+
+    def restart(self, i: int) -> None:
+        """``kill -9`` master ``i`` and start it again on its port and directory (it keeps its
+        cluster identity from ``nodes.conf``); return when the cluster is ok again."""
+        node = self.nodes[i]
+        node.kill()
+        self.nodes[i] = RedisServer(*self.args, port=node.port, directory=node.dir)
+        for n in self.nodes:
+            self._wait_ok(n.port)
 
     def stop(self) -> None:
         for node in self.nodes:

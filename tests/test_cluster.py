@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from race.store import open_store
-from tests.support import Client, Server
+from tests.support import Client, RedisCluster, Server
 
 
 @pytest.fixture
@@ -89,3 +89,40 @@ async def test_players_on_two_processes_see_each_other_live_on_every_master(
     finally:
         a.stop()
         b.stop()
+
+
+async def test_a_master_restart_ends_in_a_resync_and_the_race_goes_on() -> None:
+    """kill -9 of the master that owns a room (AOF on) and its restart: the processes
+    resubscribe by themselves, tell the room's clients to resync, and the race goes on."""
+    cluster = RedisCluster("--appendonly", "yes", "--appendfsync", "always")
+    a, b = Server(cluster.url), Server(cluster.url)
+    client = aioredis.RedisCluster.from_url(cluster.url.replace("redis+cluster://", "redis://"))
+    try:
+        await client.initialize()
+        ann = await Client.connect(a.ws_url)
+        joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
+        code = joined["room"]["code"]
+        bob = await Client.connect(b.ws_url)
+        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        spectator = await Client.connect(a.ws_url)
+        await spectator.request({"type": "watch", "room": code}, "watching")
+        await ann.send({"type": "start"})
+        await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+
+        cluster.restart(cluster.ports.index(owner(client, code)))
+        for c in (ann, bob, spectator):
+            assert (await c.expect("resync"))["type"] == "resync"
+        mine = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+        assert mine["type"] == "state", mine
+        for c in (ann, spectator):
+            seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+            assert seen["player"]["version"] == mine["version"]
+        for c in (ann, bob, spectator):
+            await c.close()
+        for s in (a, b):
+            assert not [line for line in s.process.lines if "Traceback" in line], "\n".join(s.process.lines)
+    finally:
+        await client.aclose()
+        a.stop()
+        b.stop()
+        cluster.stop()
