@@ -84,7 +84,9 @@ async def racing(*clients: Client) -> None:
         await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
 
 
-async def play(client: Client, who: str, moves: list[str] | tuple[str, ...], state: dict[str, Any], start: int = 0):
+async def play(
+    client: Client, who: str, moves: list[str] | tuple[str, ...], state: dict[str, Any], start: int = 0
+) -> dict[str, Any]:
     """Play ``moves`` one by one (each with an ``id``), checking every reply."""
     for i, move in enumerate(moves, start):
         reply = await client.request(
