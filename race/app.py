@@ -132,11 +132,34 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return app
 
 
+_ECHO_GROUPS: dict[str, set[WebSocket]] = {}
+_ECHO_HEAD, _FAN_HEAD = '{"type":"echo"', '{"type":"fan"'
+
+
 async def _echo(ws: WebSocket) -> None:
-    """Send every text message back unchanged (``python -m race bench`` compares to this)."""
+    """Send every text message back unchanged (``python -m race bench`` compares to this).
+    With ``?group=NAME`` each message is also sent, its type ``echo`` renamed ``fan``, to
+    every connection of that group, this one included: the race's pattern of a reply to the
+    mover and a broadcast to the room, without the room."""
     await ws.accept()
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        await ws.send_text(message.get("text") or "")
+    group = ws.query_params.get("group")
+    members = _ECHO_GROUPS.setdefault(group, set()) if group else None
+    if members is not None:
+        members.add(ws)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text") or ""
+            await ws.send_text(text)
+            if members:
+                copy = _FAN_HEAD + text[len(_ECHO_HEAD) :] if text.startswith(_ECHO_HEAD) else text
+                for member in list(members):
+                    with contextlib.suppress(Exception):  # a member that just left
+                        await member.send_text(copy)
+    finally:
+        if members is not None:
+            members.discard(ws)
+            if not members:
+                _ECHO_GROUPS.pop(group or "", None)

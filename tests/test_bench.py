@@ -1,0 +1,31 @@
+"""``python -m race bench`` end to end, tiny: it starts its servers, races, echoes, holds
+spectators, prints the table and stops by itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support import ROOT
+
+
+def test_bench_runs_every_phase_on_both_stores(redis_url: str, tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "2"]
+    args += ["--spectators", "20", "--redis-url", redis_url, "--json", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for row in ("race (memory)", "echo (memory)", "fan-out (memory)", "race (redis)", "echo (redis)"):
+        assert row in done.stdout
+    assert "goal: >= 3,000 validated moves/s with Redis" in done.stdout
+    results = json.loads(out.read_text())["results"]
+    assert [r["label"] for r in results] == ["memory", "redis"]
+    for r in results:
+        for phase in ("race", "echo", "fanout"):
+            assert r[phase]["done"] > 0 and r[phase]["errors"] == 0
+            assert 0 < r[phase]["p50_ms"] <= r[phase]["p99_ms"]
+        assert r["spectators"] == 20 and r["kib_per_connection"] is not None
