@@ -9,7 +9,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
+import signal
 import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -313,6 +316,41 @@ async def test_redis_away_for_a_while(tmp_path: Any) -> None:
     finally:
         a.stop()
         b.stop()
+        redis.stop()
+
+
+async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
+    """Redis frozen (SIGSTOP) rather than gone: a request waiting on it gets ``unavailable``
+    after the store's timeout, while everything that does not need Redis carries on."""
+    redis = RedisServer()
+    server = Server(redis.url, **FAST)
+    try:
+        ann, joined = await seat(server, "create", None, "Ann")
+        code = joined["room"]["code"]
+        bob, _ = await seat(server, "join", code, "Bob")
+        await ann.send({"type": "start"})
+        await racing(ann, bob)
+        move = {"type": "move", "move": winning_line()[0], "version": 1, "id": "ann-0"}
+
+        os.kill(redis.process.proc.pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            await ann.send(move)
+            assert (await bob.request({"type": "ping"}, "pong"))["type"] == "pong"  # not held up
+            newcomer = await connect(server)
+            assert newcomer.hello["type"] == "hello"
+            assert time.monotonic() - started < 4
+            reply = await ann.expect("state", "error", timeout=15)
+            assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        finally:
+            os.kill(redis.process.proc.pid, signal.SIGCONT)
+        again = await ann.request(move, "state")  # the retry, with the same id: applied once
+        assert again["type"] == "state" and again["version"] == 2 and again["moves"] == 1, again
+        seen = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+        assert seen["player"]["version"] == 2
+        no_tracebacks(server)
+    finally:
+        server.stop()
         redis.stop()
 
 
