@@ -1,0 +1,115 @@
+"""The Crescent solver: prove a position winnable (with a line) or unwinnable, from anywhere.
+
+Pure: it imports only the engine and the standard library.
+
+>>> from race.engine import Game
+>>> solution = solve(Game.deal(3, "easy"), time_limit=10)
+>>> solution.status
+'won'
+>>> game = Game.deal(3, "easy")
+>>> for move in solution.moves:
+...     _ = game.play(move)
+>>> game.is_won
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from race.engine import Game, IllegalMove
+
+from .search import EXHAUSTED, WON, Budget, beam, dfs, move_text
+
+Status = Literal["won", "unsolvable", "unknown"]
+
+#: Default wall-clock limit of :func:`solve`, in seconds.
+DEFAULT_TIME_LIMIT = 10.0
+#: The share of the time (or nodes) the depth-first prover gets before the beam searches.
+DFS_SHARE = 0.15
+#: The first beam width; each later beam is four times wider.
+FIRST_WIDTH = 48
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What :func:`solve` found.
+
+    ``status`` is ``"won"`` (``moves`` is a winning line in the engine's notation, already
+    replayed through :meth:`Game.play` from the given position to a win), ``"unsolvable"``
+    (an exhaustive search found no win: a proof) or ``"unknown"`` (a limit ran out first).
+    ``nodes`` counts the positions generated and ``seconds`` the time taken.
+    """
+
+    status: Status
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def solve(
+    game: Game,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    node_limit: int | None = None,
+) -> Solution:
+    """Search ``game``'s position (its piles, foundations and shuffles left; not its history).
+
+    The caller's game is never modified. ``time_limit`` (seconds) and ``node_limit`` bound the
+    search; ``None`` means no bound (the search then runs until it decides).
+
+    The plan: a depth-first search over every move (it decides small positions outright and
+    follows the hint order straight to a win in many easy deals) gets a share of the budget;
+    then beam searches of growing width, guided by :func:`race.solver.search.score`, look
+    for a win. A beam that never had to drop a position was a complete breadth-first search,
+    which is a proof of unwinnability just as an exhausted depth-first search is.
+    """
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    budget = Budget(deadline, node_limit)
+    piles = [bytes(p) for p in game._piles]
+    fnd = list(game._fnd)
+    shuffles = game.shuffles_left
+
+    def finish(status: Status, line: list[str]) -> Solution:
+        return Solution(status, line, budget.nodes, time.perf_counter() - started)
+
+    dfs_budget = Budget(
+        None if time_limit is None else started + DFS_SHARE * time_limit,
+        None if node_limit is None else int(DFS_SHARE * node_limit),
+    )
+    cap = None if time_limit is not None or node_limit is not None else 200_000
+    result, line = dfs(piles, fnd, shuffles, dfs_budget, node_cap=cap)
+    budget.nodes = dfs_budget.nodes
+    width = FIRST_WIDTH
+    while True:
+        if result == WON:
+            return finish("won", _checked(game, [move_text(m) for m in line]))
+        if result == EXHAUSTED:
+            return finish("unsolvable", [])
+        if budget.spent():
+            return finish("unknown", [])
+        result, line = beam(piles, fnd, shuffles, width, budget)
+        width *= 4
+
+
+def _checked(game: Game, line: list[str]) -> list[str]:
+    """Replay ``line`` on a copy of ``game``; return it if it wins, else raise ``RuntimeError``."""
+    replay = game.copy()
+    try:
+        for move in line:
+            replay.play(move)
+    except IllegalMove as exc:
+        raise RuntimeError(f"solver bug: its line does not replay: {exc}") from None
+    if not replay.is_won:
+        raise RuntimeError("solver bug: its line replays but does not win")
+    return line
+
+
+__all__ = ["DEFAULT_TIME_LIMIT", "Solution", "Status", "solve"]

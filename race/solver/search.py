@@ -1,0 +1,352 @@
+"""The search itself: a compact position, its moves, a depth-first prover and a beam search.
+
+A position here is ``(piles, fnd, shuffles)``: ``piles`` is a list of 16 ``bytes`` (card indexes
+bottom to top, as in the engine's ``_piles``), ``fnd`` a list of the 8 foundation counts (order
+``uS uH uD uC dS dH dD dC``) and ``shuffles`` the shuffles left. A move is a tuple
+``(kind, a, b)``: :data:`TO_FND` (pile ``a`` to foundation ``b``), :data:`PILE` (pile ``a`` onto
+pile ``b``), :data:`GIVE` (foundation ``a`` back onto pile ``b``) or :data:`SHUFFLE`.
+
+Both searches share the transposition key (:func:`position_key`): the piles sorted, since the
+16 piles are interchangeable (a move's effect does not depend on where a pile sits), and the
+foundation counts; the shuffles left are the key's *value*. A position already searched with at
+least as many shuffles left needs no new search: any line from it with fewer shuffles is also
+legal with more (shuffles left only ever enable the shuffle move).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from race.engine import FOUNDATIONS
+
+TO_FND, PILE, GIVE, SHUFFLE = 0, 1, 2, 3
+TOTAL_CARDS = 104
+
+Move = tuple[int, int, int]
+Piles = list[bytes]
+Key = tuple[tuple[bytes, ...], bytes]
+
+#: The card one rank above / below on the piles (Ace and King are neighbours there).
+UP: tuple[int, ...] = tuple(s * 13 + (r + 1) % 13 for s in range(4) for r in range(13))
+DOWN: tuple[int, ...] = tuple(s * 13 + (r - 1) % 13 for s in range(4) for r in range(13))
+#: NEED[f][n]: the card foundation ``f`` holding ``n`` cards takes next (-1 when full).
+NEED: tuple[tuple[int, ...], ...] = tuple(
+    tuple(-1 if n >= 13 else (f & 3) * 13 + (n if f < 4 else 12 - n) for n in range(14)) for f in range(8)
+)
+#: TOP[f][n]: the top card of foundation ``f`` holding ``n`` cards (``n`` >= 1).
+TOP: tuple[tuple[int, ...], ...] = tuple(
+    tuple(-1 if n == 0 else (f & 3) * 13 + (n - 1 if f < 4 else 13 - n) for n in range(14)) for f in range(8)
+)
+SHUFFLE_MOVE: Move = (SHUFFLE, 0, 0)
+BYTE: tuple[bytes, ...] = tuple(bytes((c,)) for c in range(52))
+
+
+def move_text(move: Move) -> str:
+    """The engine's notation for a search move: ``p3>uH``, ``p3>p12``, ``dH>p5``, ``shuffle``."""
+    kind, a, b = move
+    if kind == TO_FND:
+        return f"p{a}>{FOUNDATIONS[b]}"
+    if kind == PILE:
+        return f"p{a}>p{b}"
+    if kind == GIVE:
+        return f"{FOUNDATIONS[a]}>p{b}"
+    return "shuffle"
+
+
+def position_key(piles: Piles, fnd: list[int]) -> Key:
+    """The transposition key: the piles as a sorted tuple and the foundation counts."""
+    return tuple(sorted(piles)), bytes(fnd)
+
+
+def is_reversal(prev: Move | None, move: Move, piles: Piles, fnd: list[int]) -> bool:
+    """Whether ``move`` exactly undoes ``prev`` (so it leads back to the previous position).
+
+    Three cases, each restoring the position before ``prev`` card for card: a pile move straight
+    back (``p>q`` then ``q>p``), a foundation play taken back onto the same pile (``p>f`` then
+    ``f>p``) and a give-back played straight back (``f>p`` then ``p>f``). The move's card is the
+    one ``prev`` moved, since ``prev`` left it on top of its target. Pruning these is sound: the
+    previous position is on the search path (or already searched) with the same shuffles left.
+    """
+    if prev is None:
+        return False
+    pk, pa, pb = prev
+    kind, a, b = move
+    if pk == PILE:
+        return kind == PILE and a == pb and b == pa
+    if pk == TO_FND:
+        return kind == GIVE and a == pb and b == pa
+    if pk == GIVE:
+        return kind == TO_FND and a == pb and b == pa
+    return False
+
+
+def apply(piles: Piles, fnd: list[int], move: Move) -> int:
+    """Play ``move`` in place; return the change in shuffles left (-1 for a shuffle, else 0)."""
+    kind, a, b = move
+    if kind == TO_FND:
+        piles[a] = piles[a][:-1]
+        fnd[b] += 1
+    elif kind == PILE:
+        src = piles[a]
+        piles[b] += src[-1:]
+        piles[a] = src[:-1]
+    elif kind == GIVE:
+        piles[b] += BYTE[TOP[a][fnd[a]]]
+        fnd[a] -= 1
+    else:
+        for i in range(16):
+            p = piles[i]
+            if len(p) > 1:
+                piles[i] = p[1:] + p[:1]
+        return -1
+    return 0
+
+
+def unapply(piles: Piles, fnd: list[int], move: Move) -> None:
+    """Take back ``move`` (played by :func:`apply`) in place."""
+    kind, a, b = move
+    if kind == TO_FND:
+        fnd[b] -= 1
+        piles[a] += BYTE[NEED[b][fnd[b]]]
+    elif kind == PILE:
+        dst = piles[b]
+        piles[a] += dst[-1:]
+        piles[b] = dst[:-1]
+    elif kind == GIVE:
+        piles[b] = piles[b][:-1]
+        fnd[a] += 1
+    else:
+        for i in range(16):
+            p = piles[i]
+            if len(p) > 1:
+                piles[i] = p[-1:] + p[:-1]
+
+
+def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
+    """Every legal move, best first.
+
+    The order (the rule book's hint order, refined): foundation plays; pile moves that expose
+    a card some foundation takes; the shuffle; other pile moves; give-backs. The order only
+    steers the search; every legal move is listed.
+    """
+    needs = [NEED[f][fnd[f]] for f in range(8)]
+    tops: dict[int, list[int]] = {}
+    for p in range(16):
+        pile = piles[p]
+        if pile:
+            c = pile[-1]
+            if c in tops:
+                tops[c].append(p)
+            else:
+                tops[c] = [p]
+    first: list[Move] = []
+    exposing: list[Move] = []
+    others: list[Move] = []
+    for c, ps in tops.items():
+        if c in needs:
+            for f in range(8):
+                if needs[f] == c:
+                    first.extend((TO_FND, p, f) for p in ps)
+        for t in (UP[c], DOWN[c]):
+            qs = tops.get(t)
+            if qs:
+                for p in ps:
+                    pile = piles[p]
+                    row = exposing if len(pile) > 1 and pile[-2] in needs else others
+                    row.extend((PILE, p, q) for q in qs)
+    first.extend(exposing)
+    if shuffles > 0:
+        first.append(SHUFFLE_MOVE)
+    first.extend(others)
+    for f in range(8):
+        n = fnd[f]
+        if n > 1:
+            c = TOP[f][n]
+            for t in (UP[c], DOWN[c]):
+                qs = tops.get(t)
+                if qs:
+                    first.extend((GIVE, f, q) for q in qs)
+    return first
+
+
+class Budget:
+    """Shared limits: a deadline (``perf_counter`` seconds) and a node count."""
+
+    __slots__ = ("deadline", "node_limit", "nodes")
+
+    def __init__(self, deadline: float | None, node_limit: int | None) -> None:
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.nodes = 0
+
+    def spent(self) -> bool:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
+WON, EXHAUSTED, LIMIT = "won", "exhausted", "limit"
+
+
+def dfs(
+    piles: Piles,
+    fnd: list[int],
+    shuffles: int,
+    budget: Budget,
+    node_cap: int | None = None,
+    table_cap: int = 3_000_000,
+) -> tuple[str, list[Move]]:
+    """Depth-first search over every legal move with a transposition table.
+
+    Returns ``(WON, line)``, ``(EXHAUSTED, [])`` when every position reachable from the start
+    was searched without a win (so the start is unwinnable), or ``(LIMIT, [])`` when the
+    budget, ``node_cap`` (nodes for this call) or ``table_cap`` (table entries: the memory
+    bound) ran out first. The start position is not modified.
+
+    Soundness of ``EXHAUSTED``: every position the search enters has all its moves tried; a
+    move is skipped only when it leads to a position whose key is in the table with at least
+    as many shuffles left (entered before, so searched or on the current path) or when it
+    reverses the previous move (:func:`is_reversal`: back to the position on the path). So the
+    entered positions are closed under moves up to that dominance, and a win reachable from
+    the start would have been entered.
+    """
+    piles, fnd = list(piles), list(fnd)
+    if sum(fnd) == TOTAL_CARDS:
+        return WON, []
+    table: dict[Key, int] = {position_key(piles, fnd): shuffles}
+    path: list[Move] = []
+    stack = [iter(ordered_moves(piles, fnd, shuffles))]
+    start_nodes = budget.nodes
+    nodes = 0
+    check = 0
+    while stack:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if path:
+                back = path.pop()
+                unapply(piles, fnd, back)
+                if back[0] == SHUFFLE:
+                    shuffles += 1
+            continue
+        if path and is_reversal(path[-1], move, piles, fnd):
+            continue
+        shuffles += apply(piles, fnd, move)
+        nodes += 1
+        if fnd[0] + fnd[1] + fnd[2] + fnd[3] + fnd[4] + fnd[5] + fnd[6] + fnd[7] == TOTAL_CARDS:
+            path.append(move)
+            budget.nodes = start_nodes + nodes
+            return WON, path
+        key = (tuple(sorted(piles)), bytes(fnd))
+        seen = table.get(key)
+        if seen is not None and seen >= shuffles:
+            unapply(piles, fnd, move)
+            if move[0] == SHUFFLE:
+                shuffles += 1
+            continue
+        table[key] = shuffles
+        path.append(move)
+        stack.append(iter(ordered_moves(piles, fnd, shuffles)))
+        check += 1
+        if check >= 512:
+            check = 0
+            budget.nodes = start_nodes + nodes
+            if budget.spent() or (node_cap is not None and nodes >= node_cap) or len(table) > table_cap:
+                return LIMIT, []
+    budget.nodes = start_nodes + nodes
+    return EXHAUSTED, []
+
+
+def score(piles: Piles, fnd: list[int], shuffles: int) -> int:
+    """The beam's heuristic (higher is better).
+
+    Cards on the foundations dominate; then, for each foundation, how deep the nearest copy of
+    the card it takes next lies (cards above it, or the shuffles that would rotate it up when
+    that is cheaper and affordable); then empty piles and shuffles in hand.
+    """
+    needs = {NEED[f][fnd[f]] for f in range(8)}
+    needs.discard(-1)
+    depth = dict.fromkeys(needs, 7)
+    empty = 0
+    for p in piles:
+        n = len(p)
+        if not n:
+            empty += 1
+            continue
+        for i in range(n):
+            c = p[i]
+            if c in needs:
+                d = n - 1 - i
+                if i < shuffles and i + 1 < d:
+                    d = i + 1
+                if d < depth[c]:
+                    depth[c] = d
+    total = 20 * sum(fnd) + 2 * empty + 3 * shuffles
+    for f in range(8):
+        c = NEED[f][fnd[f]]
+        if c >= 0:
+            total -= depth[c]
+    return total
+
+
+def beam(
+    piles: Piles,
+    fnd: list[int],
+    shuffles: int,
+    width: int,
+    budget: Budget,
+    table_cap: int = 3_000_000,
+    scorer: Callable[[Piles, list[int], int], int] = score,
+) -> tuple[str, list[Move]]:
+    """Breadth-first search keeping the ``width`` best positions of each depth.
+
+    Returns ``(WON, line)``; ``(EXHAUSTED, [])`` only when no depth ever had more than ``width``
+    positions and the table never overflowed, so the search was a complete breadth-first search
+    with the same dominance as :func:`dfs` (hence the start is unwinnable); else
+    ``(LIMIT, [])``.
+    """
+    if sum(fnd) == TOTAL_CARDS:
+        return WON, []
+    table: dict[Key, int] = {position_key(piles, fnd): shuffles}
+    Parent = tuple[Move, "Parent"] | None
+    layer: list[tuple[int, Piles, list[int], int, Parent]] = [(0, list(piles), list(fnd), shuffles, None)]
+    complete = True
+    nodes = budget.nodes
+    while layer:
+        following: list[tuple[int, Piles, list[int], int, Parent]] = []
+        for _, ps, fs, sh, parent in layer:
+            for move in ordered_moves(ps, fs, sh):
+                p2, f2 = list(ps), list(fs)
+                s2 = sh + apply(p2, f2, move)
+                nodes += 1
+                if sum(f2) == TOTAL_CARDS:
+                    budget.nodes = nodes
+                    line = [move]
+                    while parent is not None:
+                        line.append(parent[0])
+                        parent = parent[1]
+                    line.reverse()
+                    return WON, line
+                key = (tuple(sorted(p2)), bytes(f2))
+                seen = table.get(key)
+                if seen is not None and seen >= s2:
+                    continue
+                table[key] = s2
+                following.append((scorer(p2, f2, s2), p2, f2, s2, (move, parent)))
+            budget.nodes = nodes
+            if budget.spent():
+                return LIMIT, []
+        if len(following) > width:
+            complete = False
+            following.sort(key=_first, reverse=True)
+            del following[width:]
+        if len(table) > table_cap:
+            complete = False
+            table.clear()
+        layer = following
+    return (EXHAUSTED if complete else LIMIT), []
+
+
+def _first(item: tuple[int, object, object, object, object]) -> int:
+    return item[0]
