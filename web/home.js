@@ -41,6 +41,12 @@ export function homeView(root, { navigate }) {
     placeholder: "random",
     "data-testid": "create-deal",
   });
+  const limit = h(
+    "select",
+    { id: "time-limit", name: "time_limit", "data-testid": "create-time-limit" },
+    h("option", { value: "" }, "None"),
+    [5, 10, 15, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)),
+  );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
   const createForm = h(
@@ -53,6 +59,8 @@ export function homeView(root, { navigate }) {
     difficulty,
     h("label", { for: "deal" }, "Deal number ", h("small", {}, "(empty for a random deal)")),
     deal,
+    h("label", { for: "time-limit" }, "Time limit"),
+    limit,
     h("label", { class: "check" }, listed, " List this race for spectators"),
     createBtn,
   );
@@ -157,6 +165,7 @@ export function homeView(root, { navigate }) {
       }
       msg.deal = Number(dealText);
     }
+    if (limit.value) msg.time_limit = Number(limit.value);
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();

@@ -93,6 +93,8 @@ export class RoomView {
     this.timerEl = h("span", { class: "timer", "data-testid": "timer", "aria-label": "race time" }, "0:00.0");
     this.movesEl = h("span", { class: "stat", "data-testid": "move-count" }, "0");
     this.cardsEl = h("span", { class: "stat", "data-testid": "card-count" }, "8");
+    this.leftEl = h("span", { class: "timer", "data-testid": "time-left", "aria-label": "time left" });
+    this.leftBox = h("div", { class: "stats", hidden: true }, h("span", { class: "label" }, "Left"), this.leftEl);
     this.shuffleBtn = button("shuffle", "Shuffle", () => this.shuffle(), "Shuffle (S): every pile's bottom card goes to its top");
     this.hintBtn = button("hint", "Hint", () => this.askHint(), "Hint (H)");
     this.undoBtn = button("undo", "Undo", () => this.undo(), "Undo (U)");
@@ -107,6 +109,7 @@ export class RoomView {
       h("div", { class: "stats" }, h("span", { class: "label" }, "Time"), this.timerEl),
       h("div", { class: "stats" }, h("span", { class: "label" }, "Moves"), this.movesEl),
       h("div", { class: "stats" }, h("span", { class: "label" }, "Home"), this.cardsEl),
+      this.leftBox,
       this.hintText,
       h("div", { class: "tools" }, this.shuffleBtn, this.hintBtn, this.undoBtn, this.restartBtn, this.resignBtn),
     );
@@ -121,9 +124,10 @@ export class RoomView {
       this.side,
     );
     this.header = h("div", { class: "room-head", "data-testid": "room-head" });
+    this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
-    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.joinEl, this.lobbyEl, this.raceEl);
+    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.joinEl, this.lobbyEl, this.raceEl);
     fill(this.root, this.pageEl);
   }
 
@@ -143,7 +147,7 @@ export class RoomView {
     this.kicked = true;
     this.pending = null;
     fill(
-      this.banner,
+      this.notice,
       h(
         "div",
         { class: "banner warn", "data-testid": "kicked-banner" },
@@ -156,7 +160,7 @@ export class RoomView {
 
   useHere() {
     this.kicked = false;
-    fill(this.banner);
+    fill(this.notice);
     this.link.connect();
   }
 
@@ -428,8 +432,10 @@ export class RoomView {
     else if (room.start_at && this.phase === "over") elapsed = (room.ended_at ?? now) - room.start_at;
     else if (room.start_at && this.phase === "racing") elapsed = now - room.start_at;
     this.timerEl.textContent = elapsed === null ? formatMs(0) : formatMs(Math.max(0, elapsed));
-    if (room.time_limit && room.start_at && this.phase === "racing") {
-      this.timerEl.dataset.left = formatMs(room.start_at + room.time_limit * 1000 - now);
+    this.leftBox.hidden = !room.time_limit;
+    if (room.time_limit && room.start_at) {
+      const end = room.start_at + room.time_limit * 1000;
+      this.leftEl.textContent = formatMs(Math.max(0, this.phase === "racing" ? end - now : this.phase === "over" ? 0 : room.time_limit * 1000));
     }
   }
 
@@ -469,7 +475,7 @@ export class RoomView {
         ? h(
             "p",
             { class: "muted" },
-            `${room.difficulty} · deal ${room.deal}${room.round > 1 ? ` · round ${room.round}` : ""}`,
+            `${room.difficulty} · deal ${room.deal}${room.time_limit ? ` · ${Math.round(room.time_limit / 60)} min limit` : ""}${room.round > 1 ? ` · round ${room.round}` : ""}`,
           )
         : null,
     );
@@ -645,7 +651,6 @@ export class RoomView {
   }
 
   renderBanner() {
-    if (this.kicked) return;
     const s = this.state;
     const room = this.room;
     let banner = null;
