@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from typing import Any
 
 import pytest
 from redis.exceptions import ResponseError
 
-from race.store.pipe import _INCOMPLETE, RedisPipe, encode, parse
+from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
 from race.store.redis import COMMIT
 from tests.support import RedisServer, free_port
 
@@ -109,3 +110,52 @@ async def test_a_silent_server_times_out_and_the_connection_is_replaced() -> Non
             w.close()
         server.close()
         await server.wait_closed()
+
+
+async def next_message(messages: Any, timeout: float = 10.0) -> tuple[str, str]:
+    async with asyncio.timeout(timeout):
+        return await anext(messages)  # type: ignore[no-any-return]
+
+
+async def test_subscriber_receives_in_order_and_stops_after_unsubscribe(redis_url: str) -> None:
+    sub, pipe = RedisSubscriber(redis_url), RedisPipe(redis_url)
+    messages = sub.messages()
+    try:
+        await sub.subscribe("room:{SUB1}")
+        await sub.subscribe("room:{SUB2}")
+        await asyncio.sleep(0.1)  # the SUBSCRIBEs are on their way when subscribe() returns
+        for i in range(50):
+            await pipe.execute("PUBLISH", f"room:{{SUB{1 + i % 2}}}", f"m{i}")
+        got = [await next_message(messages) for _ in range(50)]
+        assert got == [(f"room:{{SUB{1 + i % 2}}}", f"m{i}") for i in range(50)]
+        await sub.unsubscribe("room:{SUB1}")
+        await asyncio.sleep(0.1)
+        await pipe.execute("PUBLISH", "room:{SUB1}", "gone")
+        await pipe.execute("PUBLISH", "room:{SUB2}", "here")
+        assert await next_message(messages) == ("room:{SUB2}", "here")
+    finally:
+        await messages.aclose()
+        await sub.close()
+        await pipe.close()
+
+
+async def test_subscriber_reports_a_redis_restart_and_subscribes_again() -> None:
+    server = RedisServer()
+    sub, pipe = RedisSubscriber(server.url), RedisPipe(server.url)
+    messages = sub.messages()
+    try:
+        await sub.subscribe("room:{R}")
+        await asyncio.sleep(0.1)
+        await pipe.execute("PUBLISH", "room:{R}", "before")
+        assert await next_message(messages) == ("room:{R}", "before")
+        server.stop()
+        server = RedisServer(port=server.port)
+        assert await next_message(messages) == ("*", "reconnected")
+        await asyncio.sleep(0.1)
+        await pipe.execute("PUBLISH", "room:{R}", "after")
+        assert await next_message(messages) == ("room:{R}", "after")
+    finally:
+        await messages.aclose()
+        await sub.close()
+        await pipe.close()
+        server.stop()

@@ -1,11 +1,12 @@
-"""A lean Redis connection for the move path: one connection shared by every caller.
+"""Lean Redis connections for the move path: commands on one connection shared by every
+caller (:class:`RedisPipe`), and pub/sub on one of its own (:class:`RedisSubscriber`).
 
 Each command is written as soon as it is issued (the commands issued in one turn of the
 event loop go out in one write) and the replies are matched to them in order (RESP2), so
 any number of concurrent moves share one connection and one system call per batch, with
 none of a general client's per-command pool, retry and parser layers. The store uses it for
-its two hot commands (``HMGET`` and the commit script); everything else goes through
-redis-py.
+its two hot commands (``HMGET`` and the commit script), and the subscriber for the room
+broadcasts that every move publishes; everything else goes through redis-py.
 
 Failures look like redis-py's to the store: a refused or lost connection raises
 :class:`ConnectionError` (an ``OSError``), a reply that takes longer than ``timeout``
@@ -18,11 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
+from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from redis.exceptions import NoScriptError, ResponseError
 
+log = logging.getLogger(__name__)
 _INCOMPLETE = object()
 
 
@@ -207,6 +211,135 @@ class RedisPipe:
             return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
         except NoScriptError:
             return await self.execute("EVAL", script, len(keys), *keys, *args)
+
+    async def close(self) -> None:
+        proto, self._proto = self._proto, None
+        if proto is not None and proto.transport is not None:
+            proto.transport.close()
+
+
+_LOST = object()
+
+
+class _SubProtocol(asyncio.Protocol):
+    """A connection in subscribe mode: published messages go to a queue, then ``_LOST``."""
+
+    def __init__(self, queue: asyncio.Queue[Any]) -> None:
+        self.queue = queue
+        self.transport: Any = None
+        self.buf = bytearray()
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def send(self, args: tuple[Any, ...]) -> None:
+        if self.closed:
+            raise ConnectionError("the pub/sub connection to Redis is closed")
+        self.transport.write(encode(args))
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        pos = 0
+        try:
+            while pos < len(buf):
+                value, after = parse(buf, pos)
+                if value is _INCOMPLETE:
+                    break
+                pos = after
+                if type(value) is list and len(value) == 3 and value[0] == "message":
+                    self.queue.put_nowait((value[1], value[2]))
+                elif isinstance(value, ResponseError):
+                    log.warning("Redis refused a pub/sub command: %s", value)
+        except (ConnectionError, IndexError, ValueError) as exc:
+            log.warning("bad pub/sub reply stream from Redis: %s", exc)
+            self.transport.abort()
+            return
+        del buf[:pos]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.queue.put_nowait(_LOST)
+
+
+class RedisSubscriber:
+    """Pub/sub on a lean connection of its own (``SUBSCRIBE``; not for Redis Cluster).
+
+    :meth:`messages` yields ``(channel, message)``; when the connection was lost while
+    something was subscribed, it connects again (backing off up to 2 s), subscribes again to
+    every channel, and yields ``("*", "reconnected")``: whatever was published meanwhile is
+    lost, so clients must resync."""
+
+    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
+        conn = RedisPipe(url)
+        self.host, self.port, self.username, self.password = conn.host, conn.port, conn.username, conn.password
+        self.connect_timeout = connect_timeout
+        self.channels: set[str] = set()
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._proto: _SubProtocol | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def subscribed(self) -> bool:
+        return bool(self.channels)
+
+    async def _connection(self) -> _SubProtocol:
+        proto = self._proto
+        if proto is not None and not proto.closed:
+            return proto
+        async with self._lock:
+            if self._proto is None or self._proto.closed:
+                loop = asyncio.get_running_loop()
+                async with asyncio.timeout(self.connect_timeout):
+                    _, proto = await loop.create_connection(lambda: _SubProtocol(self.queue), self.host, self.port)
+                if self.password is not None:
+                    proto.send(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
+                if self.channels:
+                    proto.send(("SUBSCRIBE", *sorted(self.channels)))
+                self._proto = proto
+            return self._proto
+
+    async def subscribe(self, channel: str) -> None:
+        self.channels.add(channel)
+        (await self._connection()).send(("SUBSCRIBE", channel))
+
+    async def unsubscribe(self, channel: str) -> None:
+        self.channels.discard(channel)
+        proto = self._proto
+        if proto is not None and not proto.closed:
+            proto.send(("UNSUBSCRIBE", channel))
+
+    async def messages(self) -> AsyncIterator[tuple[str, str]]:
+        lost, delay = False, 0.1
+        while True:
+            proto = self._proto
+            if proto is None or proto.closed:
+                if not self.channels:
+                    lost = False  # nothing was subscribed: nothing to miss
+                    await asyncio.sleep(0.05)
+                    continue
+                try:
+                    await self._connection()
+                except OSError as exc:  # also a connect timeout
+                    if not lost:
+                        log.warning("lost the Redis pub/sub connection: %s", exc)
+                    lost = True
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+                    continue
+            if lost:
+                lost, delay = False, 0.1
+                log.info("Redis pub/sub connection is back")
+                yield "*", "reconnected"
+            item = await self.queue.get()
+            if item is _LOST:
+                if self.channels:
+                    if not lost:
+                        log.warning("lost the Redis pub/sub connection")
+                    lost = True
+                continue
+            yield item
 
     async def close(self) -> None:
         proto, self._proto = self._proto, None

@@ -22,7 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
-from .pipe import RedisPipe
+from .pipe import RedisPipe, RedisSubscriber
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -179,6 +179,7 @@ class RedisStore(Store):
         self._commit: Any = None
         self._rooms: set[str] = set()
         self._pipe: RedisPipe | None = None  # the move path's lean connection (plain redis:// only)
+        self._sub: RedisSubscriber | None = None  # and its lean pub/sub connection
 
     async def connect(self) -> None:
         if self.cluster:
@@ -200,10 +201,13 @@ class RedisStore(Store):
         self._pubsub = ShardedPubSub(self._redis) if self.cluster else _PubSub(self._redis.connection_pool)
         if not self.cluster and self.url.startswith("redis://"):
             self._pipe = RedisPipe(self.url, timeout=5, connect_timeout=5)
+            self._sub = RedisSubscriber(self.url, connect_timeout=5)
 
     async def close(self) -> None:
         if self._pipe is not None:
             await self._pipe.close()
+        if self._sub is not None:
+            await self._sub.close()
         if self._pubsub is not None:
             await self._pubsub.aclose()
         if self._redis is not None:
@@ -286,6 +290,10 @@ class RedisStore(Store):
 
     async def subscribe(self, room: str) -> None:
         self._rooms.add(room)
+        if self._sub is not None:
+            sub = self._sub
+            await self._call(lambda: sub.subscribe(room_key(room)))
+            return
         if self.cluster:
             await self._call(lambda: self._pubsub.ssubscribe(room_key(room)))
         else:
@@ -293,6 +301,10 @@ class RedisStore(Store):
 
     async def unsubscribe(self, room: str) -> None:
         self._rooms.discard(room)
+        if self._sub is not None:
+            sub = self._sub
+            await self._call(lambda: sub.unsubscribe(room_key(room)))
+            return
         if self.cluster:
             await self._call(lambda: self._pubsub.sunsubscribe(room_key(room)))
         else:
@@ -301,6 +313,10 @@ class RedisStore(Store):
     async def messages(self) -> AsyncIterator[tuple[str, str]]:
         """Yields room messages; after an outage it yields ``("*", "reconnected")`` once
         Redis is back, since messages published meanwhile are lost and clients need resync."""
+        if self._sub is not None:
+            async for channel, message in self._sub.messages():
+                yield channel if channel == "*" else channel[channel.index("{") + 1 : channel.rindex("}")], message
+            return
         if self.cluster:
             while True:
                 channel, message = await self._pubsub.queue.get()
