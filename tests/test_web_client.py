@@ -205,18 +205,31 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         "data-cards", str(sum(n for n, _ in b4["foundations"].values()))
     )
 
-    # Alice plays the whole winning line by drag and drop; halfway she reloads the page.
+    # Alice plays the whole winning line by drag and drop; a third of the way she reloads the
+    # page. Once on the way she also drags a foundation's top card back to a pile (a
+    # give-back) and takes it back with the U key.
     moves = line["moves"]
     refresh_at = len(moves) // 3
     state = alice.settled()
+    extra = 0
     for i, move in enumerate(moves):
+        give_back = next((m for m in state["legal"] if m[0] in "ud"), None)
+        if give_back and not extra:
+            given = alice.play_by_drag(give_back, state)
+            source, target = give_back.split(">")
+            assert given["foundations"][source][0] == state["foundations"][source][0] - 1
+            assert given["piles"][int(target[1:])][-1] == state["foundations"][source][1]
+            ap.keyboard.press("u")
+            undone = alice.settled(given["version"] + 1)
+            assert (undone["piles"], undone["foundations"]) == (state["piles"], state["foundations"])
+            state, extra = undone, 1
         if i == refresh_at:
             before = alice.settled()
             ap.reload()
             after = alice.settled(before["version"])
             assert after["piles"] == before["piles"]
             assert after["foundations"] == before["foundations"]
-            expect(ap.get_by_test_id("move-count")).to_have_text(str(i))
+            expect(ap.get_by_test_id("move-count")).to_have_text(str(i + extra))
             # Carol sees Alice's board too.
             expect(cp.locator("[data-testid=watch-player][data-seat=s1]")).to_have_attribute(
                 "data-version", str(before["version"])
@@ -224,6 +237,8 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
             browsing.snap("midrace")
             state = after
         state = alice.play_by_drag(move, state)
+
+    assert extra, "the line never offered a give-back to try"
 
     # Alice has won: her banner and time, everywhere.
     expect(ap.get_by_test_id("won-banner")).to_contain_text("You cleared the deal!")
