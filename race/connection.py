@@ -139,7 +139,7 @@ class Connection:
             self.send(p.error(exc.code, exc.message, **exc.extra))
         except StoreUnavailable:
             log.warning("store unavailable while handling a message")
-            self.send(p.error("unavailable", "the service is temporarily unavailable; nothing was changed, try again"))
+            self.send(p.error("unavailable", "the service is temporarily unavailable; try again (retrying is safe)"))
         except Exception:
             log.exception("error while handling a %s message", type(msg).__name__ if "msg" in locals() else "?")
             self.send(p.error("internal", "internal error while handling your message"))

@@ -1,0 +1,230 @@
+"""The daily challenge on a real Redis (and the embedded store), with an injectable clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from race import protocol as p
+from race.daily import DailyChallenge, board_group, choose_deal
+from race.engine import Game
+from race.protocol import ProtocolError
+from race.service import RaceService, Session
+from race.store import Store, open_store
+
+DIFFICULTY = "easy"
+NODE_LIMIT = 200_000
+
+
+def ms(text: str) -> int:
+    return int(dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC).timestamp() * 1000)
+
+
+class Clock:
+    def __init__(self, at: str) -> None:
+        self.now = ms(at)
+
+    def __call__(self) -> int:
+        return self.now
+
+
+class NoSolving(Executor):
+    """An executor that refuses work: proves a deal came from the store's cache."""
+
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the daily deal was computed again instead of read from the store")
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    s = open_store(url, ttl=3600)
+    await s.connect()
+    yield s
+    await s.close()
+
+
+@pytest.fixture(scope="module")
+def pool() -> Any:
+    with ThreadPoolExecutor(1) as ex:
+        yield ex
+
+
+def challenge(store: Store, clock: Clock, pool: Executor, keep_days: int = 30) -> DailyChallenge:
+    service = RaceService(store, clock=clock, countdown_ms=0)
+    return DailyChallenge(store, service, clock=clock, keep_days=keep_days, node_limit=NODE_LIMIT, executor=pool)
+
+
+async def attempt(daily: DailyChallenge, name: str, token: str | None = None) -> tuple[Session, dict[str, Any]]:
+    session = Session(f"conn-{name}")
+    (joined,) = await daily.service.handle(session, p.Daily(name=name, difficulty=DIFFICULTY, token=token))
+    return session, joined
+
+
+async def play_to_win(
+    daily: DailyChallenge,
+    clock: Clock,
+    session: Session,
+    state: dict[str, Any],
+    line: list[str],
+    seconds: float,
+    extra_moves: int = 0,
+) -> dict[str, Any]:
+    """Play ``extra_moves`` shuffle+undo pairs, then the winning line, finishing ``seconds``
+    after the first move."""
+    service = daily.service
+    for _ in range(extra_moves):
+        (state,) = await service.handle(session, p.Play(move="shuffle", version=state["version"]))
+        (state,) = await service.handle(session, p.Undo(version=state["version"]))
+    for i, move in enumerate(line):
+        if i == len(line) - 1:
+            clock.now += int(seconds * 1000)
+        (state,) = await service.handle(session, p.Play(move=move, version=state["version"]))
+    return state
+
+
+async def test_the_daily_deal_is_deterministic_winnable_and_computed_once(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-11-29T08:00:00")
+    first = await challenge(store, clock, pool).deal("2026-11-29", DIFFICULTY)
+    seed, line = choose_deal("2026-11-29", DIFFICULTY, NODE_LIMIT)  # another process would get the same
+    assert first == {"seed": seed, "line": line}
+    assert seed.startswith("daily:2026-11-29:easy:")
+    game = Game.deal(seed, DIFFICULTY)
+    for move in line:
+        game.play(move)
+    assert game.is_won
+    again = await challenge(store, clock, NoSolving()).deal("2026-11-29", DIFFICULTY)
+    assert again == first
+
+
+async def test_finishers_rank_by_time_then_moves_then_finish_order(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-11-30T09:00:00")
+    daily = challenge(store, clock, pool)
+    line = (await daily.deal("2026-11-30", DIFFICULTY))["line"]
+    runs = {"Ann": (50, 0), "Bob": (40, 2), "Cy": (40, 1), "Di": (40, 1)}
+    tokens = {}
+    for name, (seconds, extra) in runs.items():
+        session, joined = await attempt(daily, name)
+        tokens[name] = joined["token"]
+        assert joined["daily"]["ranked"] is True
+        final = await play_to_win(daily, clock, session, joined["state"], line, seconds, extra)
+        assert final["won"] and final["finished_ms"] == seconds * 1000
+        clock.now += 1000
+    board = await daily.leaderboard(DIFFICULTY, None, 10, tokens["Bob"])
+    assert [(e["rank"], e["name"], e["time_ms"]) for e in board["entries"]] == [
+        (1, "Cy", 40_000),
+        (2, "Di", 40_000),
+        (3, "Bob", 40_000),
+        (4, "Ann", 50_000),
+    ]
+    assert [e["moves"] for e in board["entries"]] == [len(line) + 1, len(line) + 1, len(line) + 2, len(line)]
+    assert board["me"]["rank"] == 3 and board["me"]["name"] == "Bob"
+    assert (await daily.leaderboard(DIFFICULTY, None, 2, None))["entries"][-1]["name"] == "Di"
+
+
+async def test_only_the_first_finished_attempt_of_a_day_is_ranked(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-12-01T10:00:00")
+    daily = challenge(store, clock, pool)
+    line = (await daily.deal("2026-12-01", DIFFICULTY))["line"]
+    session, joined = await attempt(daily, "Ann")
+    token = joined["token"]
+    await play_to_win(daily, clock, session, joined["state"], line, 90)
+    session, second = await attempt(daily, "Ann", token)
+    assert second["daily"]["ranked"] is False and second["daily"]["player"] == joined["daily"]["player"]
+    await play_to_win(daily, clock, session, second["state"], line, 30)
+    board = await daily.leaderboard(DIFFICULTY, None, 10, token)
+    assert [(e["name"], e["time_ms"]) for e in board["entries"]] == [("Ann", 90_000)]
+    # The finished attempt takes no more moves.
+    with pytest.raises(ProtocolError) as info:
+        await daily.service.handle(session, p.Play(move="shuffle", version=1))
+    assert info.value.code in ("finished", "race_over")
+
+
+async def test_restarting_does_not_reset_the_clock(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-12-02T10:00:00")
+    daily = challenge(store, clock, pool)
+    line = (await daily.deal("2026-12-02", DIFFICULTY))["line"]
+    session, joined = await attempt(daily, "Ann")
+    (state,) = await daily.service.handle(session, p.Play(move=line[0], version=joined["state"]["version"]))
+    clock.now += 20_000
+    (state,) = await daily.service.handle(session, p.Restart(version=state["version"]))
+    final = await play_to_win(daily, clock, session, state, line, 5)
+    assert final["finished_ms"] == 25_000
+
+
+async def test_the_day_rolls_over_at_utc_midnight_and_old_boards_stay_readable(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-12-03T23:59:59")
+    daily = challenge(store, clock, pool)
+    line = (await daily.deal("2026-12-03", DIFFICULTY))["line"]
+    session, joined = await attempt(daily, "Ann")
+    assert joined["daily"]["date"] == "2026-12-03"
+    await play_to_win(daily, clock, session, joined["state"], line, 2)  # finishes after midnight
+    assert daily.today() == "2026-12-04"
+    _, tomorrow = await attempt(daily, "Bob")
+    assert tomorrow["daily"]["date"] == "2026-12-04"
+    assert tomorrow["room"]["deal"].startswith("daily:2026-12-04:")
+    old = await daily.leaderboard(DIFFICULTY, "2026-12-03", 10, None)
+    assert [e["name"] for e in old["entries"]] == ["Ann"]  # counted for the day it was dealt
+    assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
+    with pytest.raises(ProtocolError) as info:
+        await daily.leaderboard(DIFFICULTY, "2026-12-05", 10, None)
+    assert info.value.code == "bad_date"
+
+
+async def test_streaks_count_consecutive_finished_days(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-12-10T12:00:00")
+    daily = challenge(store, clock, pool)
+    token = None
+    streaks = []
+    for day in ("2026-12-10", "2026-12-11", "2026-12-13"):
+        clock.now = ms(day + "T12:00:00")
+        line = (await daily.deal(day, DIFFICULTY))["line"]
+        session, joined = await attempt(daily, "Ann", token)
+        token = joined["token"]
+        await play_to_win(daily, clock, session, joined["state"], line, 60)
+        streaks.append((await daily.leaderboard(DIFFICULTY, None, 1, token))["streak"])
+    assert streaks == [1, 2, 1]
+
+
+async def test_leaderboard_keys_expire_after_the_kept_days(redis_url: str, pool: Executor) -> None:
+    store = open_store(redis_url, ttl=3600)
+    await store.connect()
+    clock = Clock("2026-12-20T18:00:00")
+    daily = challenge(store, clock, pool, keep_days=2)
+    line = (await daily.deal("2026-12-20", DIFFICULTY))["line"]
+    session, joined = await attempt(daily, "Ann")
+    await play_to_win(daily, clock, session, joined["state"], line, 60)
+    raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        group = board_group("2026-12-20", DIFFICULTY)
+        keys = [k async for k in raw.scan_iter(match=f"*{{{group}}}*")]
+        assert len(keys) == 3  # the cached deal, the sorted set and its entries
+        # To the end of the day, then two more days: set when the deal was chosen (18:00:00)
+        # and when Ann finished a minute later.
+        expected = 6 * 3600 + 2 * 86400
+        for k in keys:
+            assert expected - 65 <= await raw.ttl(k) <= expected
+    finally:
+        await raw.aclose()
+        await store.close()
+
+
+async def test_results_come_only_from_played_games(store: Store, pool: Executor) -> None:
+    clock = Clock("2026-12-21T10:00:00")
+    daily = challenge(store, clock, pool)
+    for raw in (
+        '{"type": "result", "time_ms": 1, "moves": 1}',
+        '{"type": "daily", "name": "Eve", "difficulty": "easy", "date": "2026-12-01"}',
+        '{"type": "daily", "name": "Eve", "difficulty": "easy", "time_ms": 1}',
+    ):
+        with pytest.raises(ProtocolError):
+            p.decode(raw)
+    with pytest.raises(ProtocolError) as info:
+        await attempt(daily, "Eve", token="forged-token")
+    assert info.value.code == "bad_token"
+    assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
