@@ -356,3 +356,47 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
     late.page.get_by_test_id("watch-instead").click()
     expect(late.page.get_by_test_id("watch-player")).to_have_count(2)
+
+
+STUCK_DEAL = 45  # on hard, these six moves leave no legal move and no shuffle
+STUCK_LINE = ["shuffle", "shuffle", "shuffle", "p9>p4", "p14>p6", "p8>p5"]
+
+
+def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Browsing) -> None:
+    game = Game.deal(STUCK_DEAL, "hard")
+    for move in STUCK_LINE:
+        game.play(move)
+    assert game.is_stuck
+
+    solo, _ = create_room(browsing, "Solo", difficulty="hard", deal=STUCK_DEAL, still=True)
+    page = solo.page
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    for _ in STUCK_LINE[:3]:  # three shuffles, by the S key
+        page.keyboard.press("s")
+        state = solo.settled(state["version"] + 1)
+    expect(page.get_by_test_id("shuffle")).to_have_text(shuffle_text(0))
+    expect(page.get_by_test_id("shuffle")).to_be_disabled()
+    for move in STUCK_LINE[3:]:
+        state = solo.play_by_drag(move, state)
+    assert state["legal"] == []
+    expect(page.get_by_test_id("stuck-banner")).to_be_visible()
+    expect(page.locator("[data-testid=progress-s1]")).to_have_attribute("data-status", "stuck")
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-text")).to_have_text("No legal move is left.")
+    browsing.snap("stuck")
+
+    page.get_by_test_id("undo").click()
+    state = solo.settled(state["version"] + 1)
+    assert state["legal"]
+    expect(page.get_by_test_id("stuck-banner")).to_have_count(0)
+
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    row = page.locator("[data-testid=ranking] [data-testid=ranking-row]")
+    expect(row).to_have_count(1)
+    expect(row.get_by_test_id("result")).to_contain_text("resigned")
+    expect(page.get_by_test_id("rematch")).to_be_visible()
