@@ -1,0 +1,56 @@
+"""The daily challenge over real websockets: two server processes on one Redis."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from race.daily import choose_deal
+from tests.support import Client, Server
+
+NODE_LIMIT = "200000"
+
+
+async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leaderboard(redis_url: str) -> None:
+    a = Server(redis_url, DAILY_NODE_LIMIT=NODE_LIMIT, RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000")
+    b = Server(redis_url, DAILY_NODE_LIMIT=NODE_LIMIT)
+    try:
+        ann = await Client.connect(a.ws_url)
+        joined = await ann.request({"type": "daily", "name": "Ann", "difficulty": "easy"}, "joined")
+        assert joined["type"] == "joined", joined
+        date, code = joined["daily"]["date"], joined["room"]["code"]
+        seed, line = choose_deal(date, "easy", int(NODE_LIMIT))  # what any process chooses
+        assert joined["room"]["deal"] == seed and joined["daily"]["ranked"] is True
+
+        # The same deal from another process (read from the store, not chosen again).
+        bob = await Client.connect(b.ws_url)
+        other = await bob.request({"type": "daily", "name": "Bob", "difficulty": "easy"}, "joined")
+        assert other["room"]["deal"] == seed and other["state"]["board"] == joined["state"]["board"]
+
+        # A spectator on the other process watches Ann; a fan follows the leaderboard there.
+        spectator = await Client.connect(b.ws_url)
+        watching = await spectator.request({"type": "watch", "room": code}, "watching")
+        assert watching["room"]["players"][0]["name"] == "Ann"
+        fan = await Client.connect(b.ws_url)
+        board = await fan.request({"type": "leaderboard", "difficulty": "easy"}, "leaderboard")
+        assert board["date"] == date and board["entries"] == []
+
+        state = joined["state"]
+        for move in line:
+            state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
+            assert state["type"] == "state", state
+        assert state["won"] and state["finished_ms"] >= 0
+        seen = await spectator.expect("player", where=lambda m: m["player"]["won"])
+        assert seen["player"]["finished_ms"] == state["finished_ms"]
+        update = await fan.expect("leaderboard")
+        assert [(e["rank"], e["name"], e["moves"]) for e in update["entries"]] == [(1, "Ann", len(line))]
+
+        mine = await ann.request({"type": "leaderboard", "difficulty": "easy", "token": joined["token"]}, "leaderboard")
+        assert mine["me"]["rank"] == 1 and mine["streak"] == 1
+        with urllib.request.urlopen(f"{a.url}/api/daily?difficulty=easy", timeout=10) as r:
+            public = json.loads(r.read())
+        assert public["entries"][0]["name"] == "Ann" and public["me"] is None
+        assert joined["token"] not in json.dumps([public, update, seen, watching])
+    finally:
+        a.stop()
+        b.stop()
