@@ -373,6 +373,14 @@ def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Brow
     page.get_by_test_id("start").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     state = solo.settled()
+    # Keyboard play: Enter on a focused pile is a tap (here: to a foundation); U takes it back.
+    home = next(m for m in state["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    page.locator(f'[data-testid=board] [data-pile="{home.split(">")[0][1:]}"]').focus()
+    page.keyboard.press("Enter")
+    played = solo.settled(state["version"] + 1)
+    assert solo.sent_types("move")[-1]["move"] == home
+    page.keyboard.press("u")
+    state = solo.settled(played["version"] + 1)
     for _ in STUCK_LINE[:3]:  # three shuffles, by the S key
         page.keyboard.press("s")
         state = solo.settled(state["version"] + 1)

@@ -1,6 +1,6 @@
 // Pieces shared by the race and spectate views: the players' progress and the ranking.
 
-import { fill, formatMs, h } from "./dom.js";
+import { formatMs, h } from "./dom.js";
 
 export const TOTAL = 104;
 
@@ -111,4 +111,3 @@ export function applyPlayer(players, update) {
   return true;
 }
 
-export { fill };
