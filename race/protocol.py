@@ -116,6 +116,10 @@ class Ping(_Msg, tag="ping"):
     pass
 
 
+class Sync(_Msg, tag="sync"):
+    """Ask for the room's snapshot (and, for a player, their own state) again."""
+
+
 IsoDate = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
@@ -138,7 +142,7 @@ class Leaderboard(_Msg, tag="leaderboard"):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Daily | Leaderboard)
+) | (Sync | Daily | Leaderboard)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)  # type: ignore[attr-defined]
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

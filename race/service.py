@@ -127,6 +127,8 @@ class RaceService:
                 return await self.daily.handle(session, msg)
         if session.role is None:
             raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
+        if isinstance(msg, p.Sync):
+            return await self.sync(session)
         if session.role != "player":
             raise ProtocolError("spectator", "spectators cannot act in the race")
         match msg:
@@ -397,6 +399,18 @@ class RaceService:
             raise ProtocolError("invalid_move", str(exc)) from None
         except IllegalMove as exc:
             raise ProtocolError("illegal_move", str(exc)) from None
+
+    async def sync(self, session: Session) -> list[dict[str, Any]]:
+        """The room as it is now, and for a player also their own state (e.g. after a
+        rematch, which deals every seat a new game, or after a ``resync``)."""
+        assert session.room is not None
+        docs = await self._room(session.room)
+        replies = [{"type": "room", "room": self._snapshot(docs)}]
+        if session.seat is not None:
+            key = seat_key(session.seat)
+            seat = _seat_dec.decode(docs[key].data)
+            replies.append(self._state(seat, Game.from_trusted_dict(seat.game), docs[key].version))
+        return replies
 
     async def hint(self, session: Session) -> list[dict[str, Any]]:
         assert session.room is not None and session.seat is not None

@@ -122,6 +122,11 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
     assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2
     assert all(pl["moves"] == 0 and not pl["resigned"] for pl in room["players"])
     assert room["players"][0]["board"] != state["board"]
+    room_again, fresh = await service.handle(ann, p.Sync())
+    assert room_again["room"]["round"] == 2 and fresh["type"] == "state"
+    assert fresh["board"] == room["players"][0]["board"] and fresh["legal_moves"]
+    (spectating,) = await service.handle(Session("c9", room=ann.room, role="spectator"), p.Sync())
+    assert spectating["room"]["deal"] == 6
 
 
 async def test_all_players_ready_starts_the_race(store: Store) -> None:
