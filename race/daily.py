@@ -156,7 +156,9 @@ class DailyChallenge:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            # Wait for the worker to exit (at most one solve of the node budget): without the
+            # wait, a process ended by a signal can leave the worker behind, orphaned.
+            self._executor.shutdown(wait=True, cancel_futures=True)
 
     # -- players -----------------------------------------------------------------------
 
