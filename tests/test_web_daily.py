@@ -1,0 +1,171 @@
+"""The daily page end to end: a real server on a real Redis, headless Chromium.
+
+One player plays today's deal to a win through the page (reloading on the way); another
+player's page, open all along, sees the leaderboard change without a reload; a spectator
+follows the attempt from its watch link. Every page must log no error; screenshots of every
+open page are saved under test-output/<test>/ when the test fails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect, sync_playwright
+
+from race.daily import choose_deal
+from race.engine import Game
+from tests.support import RedisServer, Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
+
+pytestmark = pytest.mark.browser
+
+NODE_LIMIT = 200_000
+NAME = 'Wendy &amp; "W"'  # reads differently if it is ever parsed as markup
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    # A Redis of its own: other tests post results to today's boards, and this one expects
+    # its player to be first.
+    redis = RedisServer()
+    try:
+        s = Server(
+            redis.url,
+            DAILY_NODE_LIMIT=str(NODE_LIMIT),
+            RATE_LIMIT_PER_SECOND="1000",
+            RATE_LIMIT_BURST="1000",
+        )
+        yield s
+        s.stop()
+    finally:
+        redis.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
+    failed_before = request.session.testsfailed
+    tabs = Browsing(browser, server.url, request.node.name)
+    yield tabs
+    tabs.close(failed=request.session.testsfailed > failed_before)
+
+
+def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing: Browsing) -> None:
+    # A second player has the daily page open before anyone finishes: an empty board today,
+    # and yesterday's board (empty too).
+    viewer = browsing.open("viewer", "/daily", phone=True)
+    vp = viewer.page
+    today_board = vp.get_by_test_id("today-board")
+    expect(today_board).to_have_attribute("data-state", "ready")
+    expect(today_board.get_by_test_id("board-empty")).to_be_visible()
+    date = vp.get_by_test_id("daily").get_attribute("data-date")
+    assert date, "the page shows which day it is"
+    assert abs(dt.date.fromisoformat(date) - dt.datetime.now(dt.UTC).date()) <= dt.timedelta(days=1)
+    yesterday = (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+    yesterday_board = vp.get_by_test_id("yesterday-board")
+    expect(yesterday_board).to_have_attribute("data-date", yesterday)
+    expect(yesterday_board.get_by_test_id("board-empty")).to_be_visible()
+    vp.evaluate("window.notReloaded = true")
+    asked = len(viewer.sent_types("leaderboard"))
+
+    # The winner picks a name and the easy deal and starts a ranked attempt.
+    winner = browsing.open("winner", "/daily", still=True)
+    wp = winner.page
+    wp.get_by_test_id("daily-name").fill(NAME)
+    wp.get_by_test_id("daily-difficulty").select_option("easy")
+    wp.get_by_test_id("daily-play").click()
+    expect(wp.get_by_test_id("attempt-kind")).to_have_attribute("data-ranked", "true")
+    expect(wp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(wp.get_by_test_id("streak")).to_have_attribute("data-streak", "0")
+    code = wp.get_by_test_id("room-code").inner_text()
+    assert wp.get_by_test_id("watch-link").get_attribute("href") == f"/watch/{code}"
+    assert winner.sent_types("daily")[0] == {"type": "daily", "name": NAME, "difficulty": "easy"}
+
+    # The page deals exactly the deal the server chose for today; the clock waits.
+    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    state = winner.settled()
+    assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
+    expect(wp.get_by_test_id("clock-note")).to_be_visible()
+    wp.wait_for_timeout(300)
+    expect(wp.get_by_test_id("timer")).to_have_text("0:00.0")
+
+    # A spectator follows the watch link.
+    spectator = browsing.open("spectator", f"/watch/{code}")
+    sp = spectator.page
+    expect(sp.get_by_test_id("watch-player")).to_have_count(1)
+    expect(sp.locator("[data-testid=watch-player] .name")).to_have_text(NAME)
+    browsing.snap("start")
+
+    # A hint, the first move (the clock starts), an undo and the move again.
+    wp.get_by_test_id("hint").click()
+    expect(wp.get_by_test_id("hint-text")).to_contain_text("Hint:")
+    state = winner.play_by_drag(line[0], state)
+    expect(wp.get_by_test_id("clock-note")).to_have_count(0)
+    expect(wp.get_by_test_id("timer")).not_to_have_text("0:00.0")
+    wp.get_by_test_id("undo").click()
+    state = winner.settled(state["version"] + 1)
+    state = winner.play_by_drag(line[0], state)
+
+    # The rest of the line, with a reload a third of the way: the attempt resumes.
+    refresh_at = len(line) // 3
+    for i, move in enumerate(line[1:], start=1):
+        if i == refresh_at:
+            wp.reload()
+            after = winner.settled(state["version"])
+            assert (after["piles"], after["foundations"]) == (state["piles"], state["foundations"])
+            expect(wp.get_by_test_id("move-count")).to_have_text(str(i + 1))
+            expect(wp.get_by_test_id("attempt-kind")).to_have_attribute("data-ranked", "true")
+            expect(wp.get_by_test_id("daily-name")).to_have_value(NAME)
+            assert len(winner.sent_types("daily")) == 1
+            assert winner.sent_types("resume")[-1]["room"] == code
+            browsing.snap("midway")
+            state = after
+        state = winner.play_by_drag(move, state)
+
+    # The win: banner, time, my rank 1 and a streak of 1, my own row highlighted.
+    banner = wp.get_by_test_id("won-banner")
+    expect(banner).to_contain_text("You cleared today")
+    found = re.search(r"Time (\d+:\d\d\.\d) in (\d+) moves", banner.inner_text())
+    assert found, banner.inner_text()
+    time_text, moves = found[1], int(found[2])
+    assert moves == len(line) + 1  # the undone move counts
+    expect(wp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "1")
+    expect(wp.get_by_test_id("my-rank")).to_contain_text(time_text)
+    expect(wp.get_by_test_id("streak")).to_have_attribute("data-streak", "1")
+    mine = wp.locator("[data-testid=today-board] [data-testid=ranking-row]")
+    expect(mine).to_have_count(1)
+    expect(mine).to_have_class("me")
+
+    # The other player's page shows the finish without a reload: the name as text, the time.
+    row = vp.locator("[data-testid=today-board] [data-testid=ranking-row]")
+    expect(row).to_have_count(1)
+    expect(row).to_have_attribute("data-place", "1")
+    expect(row.locator(".name")).to_have_text(NAME)
+    expect(row.get_by_test_id("result")).to_have_text(time_text)
+    expect(row).not_to_have_class("me")
+    assert vp.evaluate("window.notReloaded") is True
+    assert len(viewer.sent_types("leaderboard")) == asked  # pushed, not asked for
+    expect(vp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "")
+    expect(sp.locator("[data-testid=watch-player]")).to_have_attribute("data-cards", "104")
+    browsing.snap("won")
+
+    # Another attempt the same day is practice.
+    wp.get_by_test_id("daily-play").click()
+    expect(wp.get_by_test_id("attempt-kind")).to_have_attribute("data-ranked", "false")
+    expect(wp.get_by_test_id("room-code")).not_to_have_text(code)
+    assert winner.sent_types("daily")[-1].get("token"), "later attempts name the player's token"
+    expect(wp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "1")
+    browsing.snap("practice")
