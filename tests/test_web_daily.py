@@ -78,6 +78,11 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     yesterday_board = vp.get_by_test_id("yesterday-board")
     expect(yesterday_board).to_have_attribute("data-date", yesterday)
     expect(yesterday_board.get_by_test_id("board-empty")).to_be_visible()
+    # A name the server refuses starts nothing.
+    vp.get_by_test_id("daily-name").fill("<b>")
+    vp.get_by_test_id("daily-play").tap()
+    expect(vp.get_by_test_id("toast")).to_contain_text("name")
+    expect(vp.get_by_test_id("daily-intro")).to_be_visible()
     vp.evaluate("window.notReloaded = true")
     asked = len(viewer.sent_types("leaderboard"))
 

@@ -201,6 +201,7 @@ export class DailyPage {
     }
     this.renderStanding();
     this.renderPlayButton();
+    this.tick();
     this.ticker = setInterval(() => this.tick(), 1000);
   }
 
@@ -435,6 +436,7 @@ export class DailyPage {
     this.playBtn.textContent = label;
     this.playBtn.disabled = !!this.starting;
     this.playBtn.classList.toggle("confirm", this.confirming);
+    this.pageEl.classList.toggle("playing", !!this.attempt);
   }
 
   onPlay(e) {
