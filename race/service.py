@@ -33,18 +33,16 @@ from race.rooms import (
     phase,
     progress,
     random_deal,
-    ranking,
     seat_key,
     token_key,
 )
 from race.store import Doc, Store
+from race.views import META, SEAT, player_view, room_view, seats_of, state_view
 
 log = logging.getLogger(__name__)
 LISTING = "rooms"
 RETRIES = 20
 _enc = msgspec.json.Encoder()
-_meta_dec = msgspec.json.Decoder(Meta)
-_seat_dec = msgspec.json.Decoder(Seat)
 
 
 def now_ms() -> int:
@@ -189,12 +187,12 @@ class RaceService:
         token = new_token()
         for _ in range(RETRIES):
             docs = await self._room(code)
-            meta = _meta_dec.decode(docs["meta"].data)
+            meta = META.decode(docs["meta"].data)
             if phase(meta, self.clock()) != "lobby":
                 raise ProtocolError("already_started", "this race has already started; you can watch it")
             if len(meta.seats) >= MAX_PLAYERS:
                 raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
-            seats = self._seats(docs, meta)
+            seats = seats_of(docs, meta)
             if any(s.name.casefold() == name.casefold() for s, _ in seats):
                 raise ProtocolError("name_taken", f"someone in this room is already called {name!r}")
             sid = f"s{len(meta.seats) + 1}"
@@ -209,7 +207,7 @@ class RaceService:
                 code,
                 expect={"meta": docs["meta"].version, seat_key(sid): 0},
                 write={"meta": _dump(meta), seat_key(sid): _dump(seat), token_key(token): sid},
-                publish=_dump({"type": "room", "room": self._snapshot(docs_after)}),
+                publish=_dump({"type": "room", "room": room_view(docs_after, self.clock())}),
             )
             if ok:
                 break
@@ -244,7 +242,7 @@ class RaceService:
         docs = await self._room(code)
         session.room, session.role = code, "spectator"
         self._schedule(docs)
-        return [{"type": "watching", "room": self._snapshot(docs)}]
+        return [{"type": "watching", "room": room_view(docs, self.clock())}]
 
     # -- the lobby -----------------------------------------------------------------
 
@@ -315,7 +313,7 @@ class RaceService:
                 meta_doc, seat_doc = await self.store.read(code, ["meta", key])
             if meta_doc is None or seat_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
-            meta = _meta_dec.decode(meta_doc.data)
+            meta = META.decode(meta_doc.data)
             now = self.clock()
             ph = phase(meta, now)
             if guess is not None and ph != "racing":
@@ -331,10 +329,10 @@ class RaceService:
                 if (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version:
                     continue  # likewise a duplicate, a finished seat or a stale version
             else:
-                seat = _seat_dec.decode(seat_doc.data)
+                seat = SEAT.decode(seat_doc.data)
                 game = Game.from_trusted_dict(seat.game)
             if msg.id is not None and msg.id == seat.last_id:
-                return [self._state(seat, game, seat_doc.version, duplicate=True)]
+                return [state_view(seat, game, seat_doc.version, duplicate=True)]
             if seat.finished_ms is not None:
                 raise ProtocolError("finished", "you have finished this race")
             if seat.resigned:
@@ -344,7 +342,7 @@ class RaceService:
                     "stale",
                     f"your state is version {msg.version}, the server's is {seat_doc.version}; "
                     "the current state is attached",
-                    state=self._state(seat, game, seat_doc.version),
+                    state=state_view(seat, game, seat_doc.version),
                 )
             text = self._apply(game, msg)
             if isinstance(msg, p.Play):
@@ -362,7 +360,7 @@ class RaceService:
             write[key] = _dump(seat)
             version = seat_doc.version + 1
             shown = progress(seat, game), board(game)
-            event = {"type": "player", "player": self._player(seat, game, version, shown), "action": text}
+            event = {"type": "player", "player": player_view(seat, game, version, shown), "action": text}
             ok = await self.store.commit(
                 code,
                 expect={"meta": meta_doc.version, key: seat_doc.version},
@@ -378,13 +376,13 @@ class RaceService:
             raise _conflict()
         if clock_starts:
             docs = await self.store.read_all(code)
-            await self.store.publish(code, _dump({"type": "room", "room": self._snapshot(docs)}))
+            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
             if meta.kind == "daily" and self.on_daily_finish is not None:
                 await self.on_daily_finish(meta, seat)
             await self.end_if_done(code)
-        return [self._state(seat, game, version, shown=shown)]
+        return [state_view(seat, game, version, shown=shown)]
 
     @staticmethod
     def _apply(game: Game, msg: p.Play | p.Undo | p.Restart) -> str:
@@ -405,11 +403,11 @@ class RaceService:
         rematch, which deals every seat a new game, or after a ``resync``)."""
         assert session.room is not None
         docs = await self._room(session.room)
-        replies = [{"type": "room", "room": self._snapshot(docs)}]
+        replies = [{"type": "room", "room": room_view(docs, self.clock())}]
         if session.seat is not None:
             key = seat_key(session.seat)
-            seat = _seat_dec.decode(docs[key].data)
-            replies.append(self._state(seat, Game.from_trusted_dict(seat.game), docs[key].version))
+            seat = SEAT.decode(docs[key].data)
+            replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version))
         return replies
 
     async def hint(self, session: Session) -> list[dict[str, Any]]:
@@ -417,9 +415,9 @@ class RaceService:
         meta_doc, seat_doc = await self.store.read(session.room, ["meta", seat_key(session.seat)])
         if meta_doc is None or seat_doc is None:
             raise ProtocolError("unknown_room", "this room no longer exists")
-        if phase(_meta_dec.decode(meta_doc.data), self.clock()) != "racing":
+        if phase(META.decode(meta_doc.data), self.clock()) != "racing":
             raise ProtocolError("not_racing", "hints are available while the race runs")
-        hint = Game.from_trusted_dict(_seat_dec.decode(seat_doc.data).game).hint()
+        hint = Game.from_trusted_dict(SEAT.decode(seat_doc.data).game).hint()
         return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
 
     async def resign(self, session: Session) -> list[dict[str, Any]]:
@@ -430,15 +428,15 @@ class RaceService:
             meta_doc, seat_doc = await self.store.read(code, ["meta", key])
             if meta_doc is None or seat_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
-            if phase(_meta_dec.decode(meta_doc.data), self.clock()) not in ("racing", "countdown"):
+            if phase(META.decode(meta_doc.data), self.clock()) not in ("racing", "countdown"):
                 raise ProtocolError("not_racing", "you can resign only while the race runs")
-            seat = _seat_dec.decode(seat_doc.data)
+            seat = SEAT.decode(seat_doc.data)
             if is_done(seat):
                 raise ProtocolError("finished", "you are already out of this race")
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
-            event = {"type": "player", "player": self._player(seat, game, version), "action": "resign"}
+            event = {"type": "player", "player": player_view(seat, game, version), "action": "resign"}
             ok = await self.store.commit(
                 code,
                 expect={"meta": meta_doc.version, key: seat_doc.version},
@@ -451,7 +449,7 @@ class RaceService:
         else:
             raise _conflict()
         await self.end_if_done(code)
-        return [self._state(seat, game, version)]
+        return [state_view(seat, game, version)]
 
     async def end_if_done(self, code: str) -> bool:
         """End a started race when every player is done or its time is up; True if it ended
@@ -460,10 +458,10 @@ class RaceService:
             docs = await self.store.read_all(code)
             if "meta" not in docs:
                 return False
-            meta = _meta_dec.decode(docs["meta"].data)
+            meta = META.decode(docs["meta"].data)
             if meta.status != "started":
                 return False
-            seats = self._seats(docs, meta)
+            seats = seats_of(docs, meta)
             if not (phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
                 return False
             meta.status, meta.ended_at = "over", self.clock()
@@ -473,7 +471,7 @@ class RaceService:
                 code,
                 expect=expect,
                 write={"meta": _dump(meta)},
-                publish=_dump({"type": "room", "room": self._snapshot(after)}),
+                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
             )
             if ok:
                 log.info("room %s: race over", code)
@@ -490,7 +488,7 @@ class RaceService:
             (doc,) = await self.store.read(code, ["meta"])
             if doc is None:
                 continue
-            meta = _meta_dec.decode(doc.data)
+            meta = META.decode(doc.data)
             ph = phase(meta, self.clock())
             if meta.listed and ph != "over":
                 out.append(
@@ -521,13 +519,6 @@ class RaceService:
             raise ProtocolError("unknown_room", f"there is no room {code!r} (it may have expired)")
         return docs
 
-    def _seats(self, docs: dict[str, Doc], meta: Meta) -> list[tuple[Seat, Game]]:
-        out = []
-        for sid in meta.seats:
-            seat = _seat_dec.decode(docs[seat_key(sid)].data)
-            out.append((seat, Game.from_trusted_dict(seat.game)))
-        return out
-
     async def _change_meta(
         self,
         session: Session,
@@ -540,7 +531,7 @@ class RaceService:
         code = session.room
         for _ in range(RETRIES):
             docs = await self._room(code)
-            meta = _meta_dec.decode(docs["meta"].data)
+            meta = META.decode(docs["meta"].data)
             change(meta)
             write = {"meta": _dump(meta)}
             expect = {"meta": docs["meta"].version}
@@ -549,13 +540,16 @@ class RaceService:
             if reset is not None:
                 for sid in meta.seats:
                     key = seat_key(sid)
-                    seat = _seat_dec.decode(docs[key].data)
+                    seat = SEAT.decode(docs[key].data)
                     reset(meta, seat)
                     write[key] = _dump(seat)
                     expect[key] = docs[key].version
                     after[key] = Doc(docs[key].version + 1, write[key])
             ok = await self.store.commit(
-                code, expect=expect, write=write, publish=_dump({"type": "room", "room": self._snapshot(after)})
+                code,
+                expect=expect,
+                write=write,
+                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
             )
             if ok:
                 self._schedule(after)
@@ -567,7 +561,7 @@ class RaceService:
         and the end of its time limit."""
         if self.on_deadline is None or "meta" not in docs:
             return
-        meta = _meta_dec.decode(docs["meta"].data)
+        meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) == "countdown":
             assert meta.start_at is not None
             self.on_deadline(meta.code, meta.start_at, self.announce)
@@ -579,69 +573,15 @@ class RaceService:
         """Publish the room's snapshot (e.g. when its countdown ends and the race begins)."""
         docs = await self.store.read_all(code)
         if "meta" in docs:
-            await self.store.publish(code, _dump({"type": "room", "room": self._snapshot(docs)}))
-
-    def _player(
-        self, seat: Seat, game: Game, version: int, shown: tuple[dict[str, Any], dict[str, Any]] | None = None
-    ) -> dict[str, Any]:
-        """A player's progress and board (``shown``: ``progress()`` and ``board()`` of it, when
-        already computed)."""
-        prog, brd = shown or (progress(seat, game), board(game))
-        return {**prog, "version": version, "board": brd}
-
-    def _state(
-        self,
-        seat: Seat,
-        game: Game,
-        version: int,
-        duplicate: bool = False,
-        shown: tuple[dict[str, Any], dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """The full state of a player's own game, with the moves the server allows."""
-        prog, brd = shown or (progress(seat, game), board(game))
-        msg = {
-            "type": "state",
-            "version": version,
-            **prog,
-            "board": brd,
-            "legal_moves": [str(m) for m in game.legal_moves()] if not is_done(seat) else [],
-            "can_undo": bool(game.move_stack) and not is_done(seat),
-        }
-        if duplicate:
-            msg["duplicate"] = True
-        return msg
-
-    def _snapshot(self, docs: dict[str, Doc]) -> dict[str, Any]:
-        meta = _meta_dec.decode(docs["meta"].data)
-        seats = self._seats(docs, meta)
-        players = []
-        for seat, game in seats:
-            player = self._player(seat, game, docs[seat_key(seat.seat)].version)
-            player["ready"] = seat.seat in meta.ready
-            players.append(player)
-        return {
-            "code": meta.code,
-            "difficulty": meta.difficulty,
-            "deal": meta.deal,
-            "round": meta.round,
-            "phase": phase(meta, self.clock()),
-            "host": meta.host,
-            "listed": meta.listed,
-            "time_limit": meta.time_limit,
-            "start_at": meta.start_at,
-            "ended_at": meta.ended_at,
-            "server_time": self.clock(),
-            "players": players,
-            "ranking": ranking(seats),
-        }
+            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
 
     def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
-        seat = _seat_dec.decode(docs[seat_key(sid)].data)
+        seat = SEAT.decode(docs[seat_key(sid)].data)
         game = Game.from_trusted_dict(seat.game)
         msg: dict[str, Any] = {"type": "joined", "seat": sid}
         if token is not None:
             msg["token"] = token
-        msg["room"] = self._snapshot(docs)
-        msg["state"] = self._state(seat, game, docs[seat_key(sid)].version)
+        msg["room"] = room_view(docs, self.clock())
+        msg["state"] = state_view(seat, game, docs[seat_key(sid)].version)
         self._schedule(docs)
         return msg
