@@ -67,8 +67,7 @@ class DailyAttempt extends RoomView {
     this.page = page;
     document.title = "Daily challenge · Crescent Race";
     this.pageEl.classList.add("daily-attempt");
-    if (this.seat) this.render();
-    else this.renderHeader();
+    this.render();
   }
 
   setState(state) {
@@ -241,12 +240,14 @@ export class DailyPage {
       this.playBtn,
     );
     this.standing = h("p", { class: "standing", "data-testid": "standing" });
+    this.statusEl = h("p", { class: "daily-status muted small", "data-testid": "daily-status", "aria-live": "polite" });
     const head = h(
       "div",
       { class: "card-panel daily-head" },
       h("div", { class: "daily-title" }, h("h1", {}, "Daily challenge"), this.dateEl, this.nextEl),
       this.form,
       this.standing,
+      this.statusEl,
     );
     this.main = h("div", { class: "daily-main", "data-testid": "daily-main" });
     this.todayEl = h("div", { "data-testid": "today-board", "data-state": "loading" });
@@ -435,6 +436,9 @@ export class DailyPage {
     else if (this.attempt) label = "Play again";
     this.playBtn.textContent = label;
     this.playBtn.disabled = !!this.starting;
+    this.statusEl.textContent = this.starting
+      ? "Dealing… The first player of the day waits while the server proves the deal winnable (up to a minute on hard)."
+      : "";
     this.playBtn.classList.toggle("confirm", this.confirming);
     this.pageEl.classList.toggle("playing", !!this.attempt);
   }
