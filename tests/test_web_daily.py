@@ -31,6 +31,8 @@ NAME = 'Wendy &amp; "W"'  # reads differently if it is ever parsed as markup
 def server() -> Iterator[Server]:
     if shutil.which(CHROMIUM) is None:
         pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (the test command installs it)")
     # A Redis of its own: other tests post results to today's boards, and this one expects
     # its player to be first.
     redis = RedisServer()
