@@ -3,6 +3,7 @@ service -> routes. ``create_app()`` reads the environment; tests pass their own 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -42,7 +43,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await store.connect()
         await hub.start()
         log.info("store: %s", settings.store_url.split("@")[-1])
+        warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
         yield
+        if warming is not None:
+            warming.cancel()
+            await asyncio.gather(warming, return_exceptions=True)
         await hub.stop()
         daily.close()
         await store.close()

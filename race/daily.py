@@ -23,11 +23,11 @@ from typing import Any
 import msgspec
 
 from race import protocol as p
-from race.engine import Game
+from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, new_code, seat_key, token_key
 from race.service import RaceService, Session, now_ms
-from race.store import Store
+from race.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64
@@ -80,6 +80,10 @@ def utc_date(ms: int) -> str:
 
 def day_before(date: str) -> str:
     return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+
+
+def next_day(date: str) -> str:
+    return (dt.date.fromisoformat(date) + dt.timedelta(days=1)).isoformat()
 
 
 def board_group(date: str, difficulty: str) -> str:
@@ -155,10 +159,33 @@ class DailyChallenge:
         return self._executor
 
     def close(self) -> None:
-        if self._executor is not None:
-            # Wait for the worker to exit (at most one solve of the node budget): without the
-            # wait, a process ended by a signal can leave the worker behind, orphaned.
-            self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is None:
+            return
+        # Stop the worker now rather than wait out a solve (a hard candidate can take most of
+        # a minute), and reap it so that it is not left behind, orphaned.
+        workers = list(getattr(self._executor, "_processes", {}).values())
+        for worker in workers:
+            worker.terminate()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        for worker in workers:
+            worker.join(timeout=5)
+
+    async def warm(self) -> None:
+        """Choose today's and tomorrow's deals before anyone asks, then again after each
+        UTC midnight, so that no player waits for the solver. Runs until cancelled."""
+        while True:
+            today = self.today()
+            for date in (today, next_day(today)):
+                for difficulty in DIFFICULTIES:
+                    try:
+                        deal = await self.deal(date, difficulty)
+                        log.info("daily deal for %s %s ready: %s", date, difficulty, deal["seed"])
+                    except StoreUnavailable:
+                        log.warning("daily warm-up: store unavailable; trying again later")
+                    except Exception:
+                        log.exception("daily warm-up failed for %s %s", date, difficulty)
+            midnight = dt.datetime.combine(dt.date.fromisoformat(today), dt.time(), dt.UTC) + dt.timedelta(days=1)
+            await asyncio.sleep(max(midnight.timestamp() - self.clock() / 1000, 0) + 60)
 
     # -- players -----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ class Settings:
     log_level: str = "INFO"
     daily_keep_days: int = 30
     daily_node_limit: int = 200_000
+    daily_warm: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -51,4 +52,5 @@ class Settings:
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
+            daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
         )

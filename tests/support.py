@@ -122,6 +122,7 @@ class Server:
             **os.environ,
             "REDIS_URL": store_url,
             "COUNTDOWN_SECONDS": "0",
+            "DAILY_WARM": "0",  # no background solving unless a test asks for it
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,

@@ -54,3 +54,19 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
     finally:
         a.stop()
         b.stop()
+
+
+async def test_the_server_chooses_the_days_deals_before_anyone_asks(redis_url: str) -> None:
+    server = Server(redis_url, DAILY_NODE_LIMIT=NODE_LIMIT, DAILY_WARM="1")
+    try:
+        line = server.process.wait_for("daily deal for ", timeout=60)
+        date, difficulty = line.split("daily deal for ")[1].split()[:2]
+        assert difficulty == "easy"
+        # Chosen and stored: a player gets it at once, from any process.
+        client = await Client.connect(server.ws_url)
+        joined = await client.request({"type": "daily", "name": "Early", "difficulty": "easy"}, "joined")
+        assert joined["daily"]["date"] == date
+        assert joined["room"]["deal"] == choose_deal(date, "easy", int(NODE_LIMIT))[0]
+    finally:
+        server.stop()  # mid-solve of the next deal: the worker is stopped, not waited for
+    assert server.process.proc.returncode is not None
