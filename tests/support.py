@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import os
@@ -99,7 +100,10 @@ class RedisServer:
         if exe is None:
             raise RuntimeError("redis-server is not installed; the test command installs it")
         self.port = port or free_port()
-        self.dir = directory or tempfile.mkdtemp(prefix="race-redis-")
+        if directory is None:
+            directory = tempfile.mkdtemp(prefix="race-redis-")
+            atexit.register(shutil.rmtree, directory, ignore_errors=True)  # restarts may reuse it
+        self.dir = directory
         args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir, "--save", ""]
         args += list(extra) if extra else ["--appendonly", "no"]
         self.process = Process(args)
