@@ -8,7 +8,8 @@ import hashlib
 from typing import Any
 
 import pytest
-from redis.exceptions import ResponseError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
 
 from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
 from race.store.redis import COMMIT
@@ -43,6 +44,10 @@ def test_parse_reads_each_reply_kind_and_waits_for_the_rest(raw: bytes, value: o
 def test_parse_returns_error_replies_as_exceptions() -> None:
     err, _ = parse(bytearray(b"-ERR wrong\r\n"), 0)
     assert isinstance(err, ResponseError) and str(err) == "ERR wrong"
+    loading, _ = parse(bytearray(b"-LOADING Redis is loading the dataset in memory\r\n"), 0)
+    assert isinstance(loading, RedisConnectionError)  # the store reports it as unavailable
+    noscript, _ = parse(bytearray(b"-NOSCRIPT No matching script\r\n"), 0)
+    assert isinstance(noscript, NoScriptError)
 
 
 async def test_concurrent_commands_get_their_own_replies(redis_url: str) -> None:

@@ -24,7 +24,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import BusyLoadingError, NoScriptError, ResponseError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 log = logging.getLogger(__name__)
 _INCOMPLETE = object()
@@ -46,7 +47,9 @@ def encode(args: tuple[Any, ...]) -> bytes:
 
 def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
     """One RESP2 reply at ``buf[pos:]`` and the position after it, or ``(_INCOMPLETE, pos)``.
-    Bulk strings are decoded as UTF-8; an error reply is returned as a ResponseError."""
+    Bulk strings are decoded as UTF-8; an error reply is returned as an exception, like
+    redis-py's: ``NOSCRIPT`` a NoScriptError, ``LOADING`` (a restarted Redis still reading its
+    data) a BusyLoadingError, which is a connection error, anything else a ResponseError."""
     end = buf.find(b"\r\n", pos)
     if end < 0:
         return _INCOMPLETE, pos
@@ -78,7 +81,11 @@ def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
         return buf[pos + 1 : end].decode(), end + 2
     if kind == 45:  # - error
         text = buf[pos + 1 : end].decode()
-        return (NoScriptError if text.startswith("NOSCRIPT") else ResponseError)(text), end + 2
+        if text.startswith("NOSCRIPT"):
+            return NoScriptError(text), end + 2
+        if text.startswith("LOADING"):
+            return BusyLoadingError(text), end + 2
+        return ResponseError(text), end + 2
     raise ConnectionError(f"unexpected reply from Redis: {bytes(buf[pos : pos + 20])!r}")
 
 
@@ -122,7 +129,7 @@ class _Protocol(asyncio.Protocol):
                 pos = after
                 fut = self.pending.popleft()
                 if not fut.done():
-                    if isinstance(value, ResponseError):
+                    if isinstance(value, Exception):
                         fut.set_exception(value)
                     else:
                         fut.set_result(value)
@@ -199,7 +206,7 @@ class RedisPipe:
             except TimeoutError:
                 proto.abort(TimeoutError("Redis did not answer in time"))
                 raise TimeoutError(f"Redis did not answer within {self.timeout:g} s") from None
-            except ConnectionError:
+            except (ConnectionError, RedisConnectionError):  # lost, or Redis still loading
                 if attempt == self.RETRIES:
                     raise
                 await asyncio.sleep(0.01 * 2**attempt)
@@ -229,6 +236,14 @@ class _SubProtocol(asyncio.Protocol):
         self.transport: Any = None
         self.buf = bytearray()
         self.closed = False
+        self.pongs: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    async def sync(self) -> None:
+        """Return when Redis has carried out every command sent so far (a PING's answer)."""
+        fut = asyncio.get_running_loop().create_future()
+        self.send(("PING",))
+        self.pongs.append(fut)
+        await fut
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
@@ -250,8 +265,16 @@ class _SubProtocol(asyncio.Protocol):
                 pos = after
                 if type(value) is list and len(value) == 3 and value[0] == "message":
                     self.queue.put_nowait((value[1], value[2]))
-                elif isinstance(value, ResponseError):
+                elif type(value) is list and value and value[0] == "pong":
+                    fut = self.pongs.popleft()
+                    if not fut.done():
+                        fut.set_result(None)
+                elif isinstance(value, Exception):
+                    # e.g. LOADING after a restart: the subscriptions may not be in place, so
+                    # start over (the reader connects again and reports the gap).
                     log.warning("Redis refused a pub/sub command: %s", value)
+                    self.transport.abort()
+                    return
         except (ConnectionError, IndexError, ValueError) as exc:
             log.warning("bad pub/sub reply stream from Redis: %s", exc)
             self.transport.abort()
@@ -260,6 +283,10 @@ class _SubProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        while self.pongs:
+            fut = self.pongs.popleft()
+            if not fut.done():
+                fut.set_exception(ConnectionError(f"lost the pub/sub connection to Redis: {exc or 'closed'}"))
         self.queue.put_nowait(_LOST)
 
 
@@ -293,16 +320,29 @@ class RedisSubscriber:
                 loop = asyncio.get_running_loop()
                 async with asyncio.timeout(self.connect_timeout):
                     _, proto = await loop.create_connection(lambda: _SubProtocol(self.queue), self.host, self.port)
-                if self.password is not None:
-                    proto.send(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
-                if self.channels:
-                    proto.send(("SUBSCRIBE", *sorted(self.channels)))
+                    if self.password is not None:
+                        auth = ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
+                        proto.send(auth)
+                    if self.channels:
+                        proto.send(("SUBSCRIBE", *sorted(self.channels)))
+                    try:
+                        await proto.sync()  # subscribed for real: nothing published from now on is missed
+                    except BaseException:
+                        proto.transport.abort()
+                        raise
                 self._proto = proto
             return self._proto
 
     async def subscribe(self, channel: str) -> None:
         self.channels.add(channel)
-        (await self._connection()).send(("SUBSCRIBE", channel))
+        try:
+            proto = await self._connection()
+            proto.send(("SUBSCRIBE", channel))
+            async with asyncio.timeout(self.connect_timeout):
+                await proto.sync()  # the caller reads the room next: it must not miss what follows
+        except BaseException:
+            self.channels.discard(channel)  # the caller is told it failed: not subscribed
+            raise
 
     async def unsubscribe(self, channel: str) -> None:
         self.channels.discard(channel)
