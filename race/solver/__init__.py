@@ -21,15 +21,15 @@ from typing import Literal
 
 from race.engine import Game, IllegalMove
 
-from .search import EXHAUSTED, WON, Budget, beam, dfs, move_text
+from .search import EXHAUSTED, SCORERS, WON, Budget, beam, dfs, move_text
 
 Status = Literal["won", "unsolvable", "unknown"]
 
 #: Default wall-clock limit of :func:`solve`, in seconds.
 DEFAULT_TIME_LIMIT = 10.0
 #: The share of the time (or nodes) the depth-first prover gets before the beam searches.
-DFS_SHARE = 0.15
-#: The first beam width; each later beam is four times wider.
+DFS_SHARE = 0.1
+#: The first beam width; after each heuristic had a turn the width grows fourfold.
 FIRST_WIDTH = 48
 
 
@@ -66,9 +66,10 @@ def solve(
 
     The plan: a depth-first search over every move (it decides small positions outright and
     follows the hint order straight to a win in many easy deals) gets a share of the budget;
-    then beam searches of growing width, guided by :func:`race.solver.search.score`, look
-    for a win. A beam that never had to drop a position was a complete breadth-first search,
-    which is a proof of unwinnability just as an exhausted depth-first search is.
+    then beam searches of growing width (each width once per heuristic in
+    :data:`race.solver.search.SCORERS`) look for a win. A beam that never had to drop a
+    position was a complete breadth-first search, which is a proof of unwinnability just as an
+    exhausted depth-first search is.
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -84,10 +85,9 @@ def solve(
         None if time_limit is None else started + DFS_SHARE * time_limit,
         None if node_limit is None else int(DFS_SHARE * node_limit),
     )
-    cap = None if time_limit is not None or node_limit is not None else 200_000
-    result, line = dfs(piles, fnd, shuffles, dfs_budget, node_cap=cap)
+    result, line = dfs(piles, fnd, shuffles, dfs_budget)
     budget.nodes = dfs_budget.nodes
-    width = FIRST_WIDTH
+    width, turn = FIRST_WIDTH, 0
     while True:
         if result == WON:
             return finish("won", _checked(game, [move_text(m) for m in line]))
@@ -95,8 +95,10 @@ def solve(
             return finish("unsolvable", [])
         if budget.spent():
             return finish("unknown", [])
-        result, line = beam(piles, fnd, shuffles, width, budget)
-        width *= 4
+        result, line = beam(piles, fnd, shuffles, width, budget, scorer=SCORERS[turn % len(SCORERS)])
+        turn += 1
+        if turn % len(SCORERS) == 0:
+            width *= 4
 
 
 def _checked(game: Game, line: list[str]) -> list[str]:

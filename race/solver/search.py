@@ -258,36 +258,53 @@ def dfs(
     return EXHAUSTED, []
 
 
-def score(piles: Piles, fnd: list[int], shuffles: int) -> int:
-    """The beam's heuristic (higher is better).
+def make_scorer(shuffle_weight: int) -> Callable[[Piles, list[int], int], int]:
+    """A heuristic for the beam (higher is better), valuing a shuffle in hand at ``shuffle_weight``.
 
-    Cards on the foundations dominate; then, for each foundation, how deep the nearest copy of
-    the card it takes next lies (cards above it, or the shuffles that would rotate it up when
-    that is cheaper and affordable); then empty piles and shuffles in hand.
+    Cards on the foundations dominate (40 each); then, for each foundation, how deep the
+    nearest copy of the card it takes next lies (weight 2) and of the card after that (weight
+    1), where depth is the number of cards above it or, when cheaper and affordable, the
+    shuffles that would rotate it to the top; then empty piles (4 each) and shuffles in hand.
+    The heuristic only orders the search; it never affects what the search may conclude.
     """
-    needs = {NEED[f][fnd[f]] for f in range(8)}
-    needs.discard(-1)
-    depth = dict.fromkeys(needs, 7)
-    empty = 0
-    for p in piles:
-        n = len(p)
-        if not n:
-            empty += 1
-            continue
-        for i in range(n):
-            c = p[i]
-            if c in needs:
-                d = n - 1 - i
-                if i < shuffles and i + 1 < d:
-                    d = i + 1
-                if d < depth[c]:
-                    depth[c] = d
-    total = 20 * sum(fnd) + 2 * empty + 3 * shuffles
-    for f in range(8):
-        c = NEED[f][fnd[f]]
-        if c >= 0:
-            total -= depth[c]
-    return total
+    weight = 2 * shuffle_weight
+
+    def score(piles: Piles, fnd: list[int], shuffles: int) -> int:
+        wanted: dict[int, int] = {}
+        for f in range(8):
+            n = fnd[f]
+            if n < 13:
+                wanted[NEED[f][n]] = 2
+                if n < 12:
+                    c = NEED[f][n + 1]
+                    if c not in wanted:
+                        wanted[c] = 1
+        depth = dict.fromkeys(wanted, 7)
+        empty = 0
+        for p in piles:
+            n = len(p)
+            if not n:
+                empty += 1
+                continue
+            for i in range(n):
+                c = p[i]
+                if c in wanted:
+                    d = n - 1 - i
+                    if i < shuffles and i + 1 < d:
+                        d = i + 1
+                    if d < depth[c]:
+                        depth[c] = d
+        total = 40 * sum(fnd) + 4 * empty + weight * shuffles
+        for c, w in wanted.items():
+            total -= w * depth[c]
+        return total
+
+    return score
+
+
+#: The beam's scorers, tried in turn: shuffles in hand valued high, then low.
+SCORERS: tuple[Callable[[Piles, list[int], int], int], ...] = (make_scorer(10), make_scorer(4))
+score = SCORERS[0]
 
 
 def beam(
