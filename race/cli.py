@@ -16,6 +16,8 @@ COMMANDS = [
     "race.commands.bench_engine",
     "race.commands.serve",
     "race.commands.bench",
+    "race.commands.solve",
+    "race.commands.winnability",
 ]
 
 
