@@ -351,6 +351,8 @@ def race_worker(pl: Player, phase: Phase) -> Callable[[asyncio.Event], Any]:
                 pl.state = reply["state"]
             elif reply.get("code") in ("finished", "resigned", "race_over"):
                 return  # this player is out: it won (rare) or the race ended
+            elif reply.get("code") in ("rate_limited", "busy", "unavailable"):
+                await asyncio.sleep(0.05)  # a server with its limits on (--url): counted, then on
             else:
                 raise RuntimeError(f"server refused {msg}: {reply}")
 
