@@ -15,9 +15,14 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
 2. **echo**: the same number of clients, with the same client code, send messages of the
    size of a ``state`` reply to a bare websocket echo route of the same server process (same
    uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``): the cost of the
-   transport alone, at the same load. The race and the echo take turns in ``--rounds``
-   slices of each phase, so both see the same conditions on a machine whose load varies.
-3. **spectators**: ``--spectators`` idle connections that each ``watch`` a room; the server
+   transport alone, at the same load.
+3. **fan-out**: the same, but the echo route also sends a copy of each message to every
+   client of its group (``?group=``, grouped like the rooms): the race's pattern of frames
+   (a reply to the mover, a broadcast to the room) without the game and the store.
+
+   The race and the echoes take turns in ``--rounds`` slices of each phase, so all see the
+   same conditions on a machine whose load varies.
+4. **spectators**: ``--spectators`` idle connections that each ``watch`` a room; the server
    process's memory growth (``VmRSS`` in ``/proc/PID/status``) divided by their number.
 
 The spawned servers run with a 0 s countdown, and with the per-connection rate limit and the
@@ -26,7 +31,7 @@ player sends far more than a person would). Everything stays on the loopback int
 loop is bounded in time, and the servers it started are stopped at the end.
 
 With ``--url`` it benchmarks a running server instead (its own limits apply; no echo
-comparison unless ``--echo-url`` names an echo route, no memory figure unless
+comparison unless ``--echo-url`` names an echo route, no CPU or memory figures unless
 ``--server-pid`` is given).
 """
 
@@ -88,7 +93,12 @@ def register(sub: Any) -> None:
         default="memory,redis",
         help="comma-separated stores to run the server on: memory, redis (default both)",
     )
-    p.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or None, help="Redis to use (default: start one)")
+    env_redis = os.environ.get("REDIS_URL", "")
+    p.add_argument(
+        "--redis-url",
+        default=env_redis if env_redis.startswith("redis") else None,
+        help="Redis to use (default: REDIS_URL when it is a Redis URL, else start one)",
+    )
     p.add_argument(
         "--compression",
         choices=["deflate", "none"],
@@ -97,7 +107,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--url", help="benchmark the running server at this ws:// URL instead of starting one")
     p.add_argument("--echo-url", help="with --url: a ws:// echo route to compare against")
-    p.add_argument("--server-pid", type=int, help="with --url: the server's process id, for the memory figure")
+    p.add_argument("--server-pid", type=int, help="with --url: the server's process id, for the CPU and memory figures")
     p.add_argument("--json", dest="json_out", help="also write the results to this file as JSON")
     p.set_defaults(func=run)
 
