@@ -303,7 +303,7 @@ def make_scorer(shuffle_weight: int) -> Callable[[Piles, list[int], int], int]:
 
 
 #: The beam's scorers, tried in turn: shuffles in hand valued high, then low.
-SCORERS: tuple[Callable[[Piles, list[int], int], int], ...] = (make_scorer(10), make_scorer(4))
+SCORERS: tuple[Callable[[Piles, list[int], int], int], ...] = (make_scorer(20), make_scorer(4))
 score = SCORERS[0]
 
 
