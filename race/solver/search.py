@@ -39,6 +39,8 @@ TOP: tuple[tuple[int, ...], ...] = tuple(
     tuple(-1 if n == 0 else (f & 3) * 13 + (n - 1 if f < 4 else 13 - n) for n in range(14)) for f in range(8)
 )
 SHUFFLE_MOVE: Move = (SHUFFLE, 0, 0)
+#: The memory bound: transposition-table entries per search (about 350 bytes each).
+TABLE_CAP = 1_500_000
 BYTE: tuple[bytes, ...] = tuple(bytes((c,)) for c in range(52))
 
 
@@ -195,7 +197,7 @@ def dfs(
     shuffles: int,
     budget: Budget,
     node_cap: int | None = None,
-    table_cap: int = 3_000_000,
+    table_cap: int = TABLE_CAP,
 ) -> tuple[str, list[Move]]:
     """Depth-first search over every legal move with a transposition table.
 
@@ -313,7 +315,7 @@ def beam(
     shuffles: int,
     width: int,
     budget: Budget,
-    table_cap: int = 3_000_000,
+    table_cap: int = TABLE_CAP,
     scorer: Callable[[Piles, list[int], int], int] = score,
 ) -> tuple[str, list[Move]]:
     """Breadth-first search keeping the ``width`` best positions of each depth.
