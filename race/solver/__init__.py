@@ -29,8 +29,9 @@ Status = Literal["won", "unsolvable", "unknown"]
 DEFAULT_TIME_LIMIT = 10.0
 #: The share of the time (or nodes) the depth-first prover gets before the beam searches.
 DFS_SHARE = 0.1
-#: The first beam width; after each heuristic had a turn the width grows fourfold.
+#: The first beam width; after each heuristic had a turn the width grows by WIDTH_GROWTH.
 FIRST_WIDTH = 48
+WIDTH_GROWTH = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def solve(
         result, line = beam(piles, fnd, shuffles, width, budget, scorer=SCORERS[turn % len(SCORERS)])
         turn += 1
         if turn % len(SCORERS) == 0:
-            width *= 4
+            width *= WIDTH_GROWTH
 
 
 def _checked(game: Game, line: list[str]) -> list[str]:
