@@ -63,7 +63,8 @@ def solve(
     """Search ``game``'s position (its piles, foundations and shuffles left; not its history).
 
     The caller's game is never modified. ``time_limit`` (seconds) and ``node_limit`` bound the
-    search; ``None`` means no bound (the search then runs until it decides).
+    search; ``None`` means no bound (the search then runs until it decides, which for a full
+    deal can take a very long time, or for ever once the unsolvable space outgrows the table).
 
     The plan: a depth-first search over every move (it decides small positions outright and
     follows the hint order straight to a win in many easy deals) gets a share of the budget;
