@@ -89,6 +89,20 @@ def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
     raise ConnectionError(f"unexpected reply from Redis: {bytes(buf[pos : pos + 20])!r}")
 
 
+def take_replies(buf: bytearray) -> list[Any]:
+    """Parse the complete replies at the start of ``buf`` and remove them from it (a partial
+    reply stays for the next read). Raises on a corrupt stream."""
+    pos, replies = 0, []
+    while pos < len(buf):
+        value, after = parse(buf, pos)
+        if value is _INCOMPLETE:
+            break
+        replies.append(value)
+        pos = after
+    del buf[:pos]
+    return replies
+
+
 class _Protocol(asyncio.Protocol):
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -118,25 +132,22 @@ class _Protocol(asyncio.Protocol):
             self.transport.write(data)
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf
-        buf += data
-        pos = 0
+        self.buf += data
         try:
-            while pos < len(buf):
-                value, after = parse(buf, pos)
-                if value is _INCOMPLETE:
-                    break
-                pos = after
-                fut = self.pending.popleft()
-                if not fut.done():
-                    if isinstance(value, Exception):
-                        fut.set_exception(value)
-                    else:
-                        fut.set_result(value)
+            replies = take_replies(self.buf)
         except (ConnectionError, IndexError, ValueError) as exc:
             self.abort(ConnectionError(f"bad reply stream from Redis: {exc}"))
             return
-        del buf[:pos]
+        for value in replies:
+            if not self.pending:
+                self.abort(ConnectionError("a reply from Redis that nothing asked for"))
+                return
+            fut = self.pending.popleft()
+            if not fut.done():
+                if isinstance(value, Exception):
+                    fut.set_exception(value)
+                else:
+                    fut.set_result(value)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._fail(ConnectionError(f"lost the connection to Redis: {exc or 'closed'}"))
@@ -254,32 +265,26 @@ class _SubProtocol(asyncio.Protocol):
         self.transport.write(encode(args))
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf
-        buf += data
-        pos = 0
+        self.buf += data
         try:
-            while pos < len(buf):
-                value, after = parse(buf, pos)
-                if value is _INCOMPLETE:
-                    break
-                pos = after
-                if type(value) is list and len(value) == 3 and value[0] == "message":
-                    self.queue.put_nowait((value[1], value[2]))
-                elif type(value) is list and value and value[0] == "pong":
-                    fut = self.pongs.popleft()
-                    if not fut.done():
-                        fut.set_result(None)
-                elif isinstance(value, Exception):
-                    # e.g. LOADING after a restart: the subscriptions may not be in place, so
-                    # start over (the reader connects again and reports the gap).
-                    log.warning("Redis refused a pub/sub command: %s", value)
-                    self.transport.abort()
-                    return
+            replies = take_replies(self.buf)
         except (ConnectionError, IndexError, ValueError) as exc:
             log.warning("bad pub/sub reply stream from Redis: %s", exc)
             self.transport.abort()
             return
-        del buf[:pos]
+        for value in replies:
+            if type(value) is list and len(value) == 3 and value[0] == "message":
+                self.queue.put_nowait((value[1], value[2]))
+            elif type(value) is list and value and value[0] == "pong" and self.pongs:
+                fut = self.pongs.popleft()
+                if not fut.done():
+                    fut.set_result(None)
+            elif isinstance(value, Exception):
+                # e.g. LOADING after a restart: the subscriptions may not be in place, so
+                # start over (the reader connects again and reports the gap).
+                log.warning("Redis refused a pub/sub command: %s", value)
+                self.transport.abort()
+                return
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
