@@ -4,8 +4,10 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
-from tests.support import RedisCluster, RedisServer
+from tests.support import RedisCluster, RedisServer, Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
 
 
 @pytest.fixture(scope="session")
@@ -33,3 +35,23 @@ def redis_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+# The browser tests: each module defines its own ``server``; these run one headless Chromium
+# per module and give each test its tabs (screenshots of every open tab when it fails).
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
+    failed_before = request.session.testsfailed
+    tabs = Browsing(browser, server.url, request.node.name)
+    yield tabs
+    tabs.close(failed=request.session.testsfailed > failed_before)

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing, Tab, shuffle_text, winning_line
+from tests.web_helpers import CHROMIUM, Browsing, Tab, shuffle_text, winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -30,22 +30,6 @@ def server() -> Iterator[Server]:
     s = Server("memory://", COUNTDOWN_SECONDS="1", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
-    failed_before = request.session.testsfailed
-    tabs = Browsing(browser, server.url, request.node.name)
-    yield tabs
-    tabs.close(failed=request.session.testsfailed > failed_before)
 
 
 @pytest.fixture(scope="module")

@@ -14,12 +14,12 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import expect
 
 from race.daily import choose_deal
 from race.engine import Game
 from tests.support import RedisServer, Server
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
+from tests.web_helpers import CHROMIUM, Browsing
 
 pytestmark = pytest.mark.browser
 
@@ -47,22 +47,6 @@ def server() -> Iterator[Server]:
         s.stop()
     finally:
         redis.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
-    failed_before = request.session.testsfailed
-    tabs = Browsing(browser, server.url, request.node.name)
-    yield tabs
-    tabs.close(failed=request.session.testsfailed > failed_before)
 
 
 def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing: Browsing) -> None:
