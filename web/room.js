@@ -168,7 +168,8 @@ export class RoomView {
     const now = Date.now();
     if (now - this.lastResync < 1500 || this.kicked) return;
     this.lastResync = now;
-    this.link.reconnect();
+    // Ask for the room and this seat's state again; reconnect when that cannot be sent.
+    if (!(this.seat && this.link.send({ type: "sync" }))) this.link.reconnect();
   }
 
   onMessage(m) {
