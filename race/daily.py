@@ -25,7 +25,7 @@ import msgspec
 from race import protocol as p
 from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, new_code, seat_key, token_key
+from race.rooms import Meta, Seat, token_key
 from race.service import RaceService, Session, now_ms
 from race.store import Store, StoreUnavailable
 
@@ -218,9 +218,9 @@ class DailyChallenge:
         date = self.today()
         deal = await self.deal(date, msg.difficulty)
         ranked = await self.store.board_rank(board_group(date, msg.difficulty), profile.id) is None
-        for _ in range(20):
-            code = new_code()
-            meta = Meta(
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
                 code=code,
                 difficulty=msg.difficulty,
                 deal=deal["seed"],
@@ -232,18 +232,8 @@ class DailyChallenge:
                 daily_date=date,
                 player=profile.id,
             )
-            seat = Seat(seat="s1", name=name, game=Game.deal(deal["seed"], msg.difficulty).to_dict())
-            ok = await self.store.commit(
-                code,
-                expect={"meta": 0},
-                write={"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"},
-            )
-            if ok:
-                break
-        else:
-            raise ProtocolError("busy", "could not open an attempt; try again")
-        session.room, session.seat, session.role = code, "s1", "player"
-        await self.service.list_room(meta)
+
+        code = (await self.service.open_room(session, meta_for, name, token)).code
         docs = await self.store.read_all(code)
         reply = self.service.joined(docs, "s1", token)
         reply["daily"] = {

@@ -152,9 +152,9 @@ class RaceService:
         deal = msg.deal if msg.deal is not None else random_deal()
         now = self.clock()
         token = new_token()
-        for _ in range(RETRIES):
-            code = new_code()
-            meta = Meta(
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
                 code=code,
                 difficulty=msg.difficulty,
                 deal=deal,
@@ -164,9 +164,20 @@ class RaceService:
                 time_limit=msg.time_limit,
                 seats=["s1"],
             )
-            seat = Seat(seat="s1", name=name, game=Game.deal(deal, msg.difficulty).to_dict())
+
+        code = (await self.open_room(session, meta_for, name, token)).code
+        log.info("room %s created (%s, deal %s)", code, msg.difficulty, deal)
+        docs = await self.store.read_all(code)
+        return [self.joined(docs, "s1", token)]
+
+    async def open_room(self, session: Session, meta_for: Callable[[str], Meta], name: str, token: str) -> Meta:
+        """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
+        found by ``token``; list it, and seat ``session`` there."""
+        for _ in range(RETRIES):
+            meta = meta_for(new_code())
+            seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
             ok = await self.store.commit(
-                code,
+                meta.code,
                 expect={"meta": 0},
                 write={"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"},
             )
@@ -174,11 +185,9 @@ class RaceService:
                 break
         else:
             raise _conflict()
-        session.room, session.seat, session.role = code, "s1", "player"
+        session.room, session.seat, session.role = meta.code, "s1", "player"
         await self.list_room(meta)
-        log.info("room %s created (%s, deal %s)", code, msg.difficulty, deal)
-        docs = await self.store.read_all(code)
-        return [self.joined(docs, "s1", token)]
+        return meta
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
         self._not_seated(session)
