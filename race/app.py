@@ -144,8 +144,8 @@ _ECHO_HEAD, _FAN_HEAD = '{"type":"echo"', '{"type":"fan"'
 async def _echo(ws: WebSocket) -> None:
     """Send every text message back unchanged (``python -m race bench`` compares to this).
     With ``?group=NAME`` each message is also sent, its type ``echo`` renamed ``fan``, to
-    every connection of that group, this one included: the race's pattern of a reply to the
-    mover and a broadcast to the room, without the room."""
+    every other connection of that group: the race's pattern of a reply to the mover and a
+    broadcast to the rest of the room, without the room."""
     await ws.accept()
     group = ws.query_params.get("group")
     members = _ECHO_GROUPS.setdefault(group, set()) if group else None
@@ -160,7 +160,7 @@ async def _echo(ws: WebSocket) -> None:
             await ws.send_text(text)
             if members:
                 copy = _FAN_HEAD + text[len(_ECHO_HEAD) :] if text.startswith(_ECHO_HEAD) else text
-                for member in list(members):
+                for member in [m for m in members if m is not ws]:
                     with contextlib.suppress(Exception):  # a member that just left
                         await member.send_text(copy)
     finally:

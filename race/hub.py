@@ -3,7 +3,9 @@
 Messages published on a room's channel (by any process) arrive through
 :meth:`Store.messages` and are handed to each local connection of that room without
 waiting on any of them, so one slow client never holds up the others. Messages whose type
-starts with ``_`` are control messages between processes and never reach clients.
+starts with ``_`` are control messages between processes and never reach clients. A message
+wrapped by :func:`not_to` reaches every local connection of the room but one (a mover, whose
+own reply already says the same).
 """
 
 from __future__ import annotations
@@ -17,6 +19,28 @@ from typing import Protocol
 from race.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
+_NOT_TO = '{"_not_to":"'
+
+
+def not_to(conn_id: str, message: str) -> str:
+    """``message`` (a JSON object's text) for everyone in its room except the connection
+    ``conn_id``, in whichever process: the hub takes the added field out before delivering.
+
+    >>> not_to("c1", '{"type":"player"}')
+    '{"_not_to":"c1","type":"player"}'
+    >>> split_not_to(not_to("c1", '{"type":"player"}'))
+    ('c1', '{"type":"player"}')
+    """
+    return f'{_NOT_TO}{conn_id}",{message[1:]}'
+
+
+def split_not_to(message: str) -> tuple[str | None, str]:
+    """The connection a published message is not for (``None``: for everyone), and the
+    message as clients get it."""
+    if not message.startswith(_NOT_TO):
+        return None, message
+    end = message.index('"', len(_NOT_TO))
+    return message[len(_NOT_TO) : end], "{" + message[end + 2 :]
 
 
 class Member(Protocol):
@@ -111,6 +135,7 @@ class Hub:
         members = self.rooms.get(room)
         if not members:
             return
+        skip, message = split_not_to(message)
         if message.startswith('{"type":"_'):
             control = json.loads(message)
             if control.get("type") == "_replace":
@@ -119,7 +144,8 @@ class Hub:
                         m.kick(4001, "this seat was opened in another window")
             return
         for m in list(members):
-            m.deliver(message)
+            if m.id != skip:
+                m.deliver(message)
 
 
 def _log_failure(task: asyncio.Task[object]) -> None:

@@ -19,6 +19,7 @@ import msgspec
 
 from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
+from race.hub import not_to
 from race.protocol import ProtocolError
 from race.rooms import (
     MAX_PLAYERS,
@@ -375,7 +376,7 @@ class RaceService:
                 expect={"meta": meta_doc.version, key: seat_doc.version},
                 write=write,
                 log=(key, _dump({"version": version, "action": text})),
-                publish=_dump(event),
+                publish=not_to(session.conn_id, _dump(event)),  # the mover's reply is its state
             )
             if ok:
                 new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
@@ -451,7 +452,7 @@ class RaceService:
                 expect={"meta": meta_doc.version, key: seat_doc.version},
                 write={key: _dump(seat)},
                 log=(key, _dump({"version": version, "action": "resign"})),
-                publish=_dump(event),
+                publish=not_to(session.conn_id, _dump(event)),
             )
             if ok:
                 break

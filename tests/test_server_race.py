@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -85,5 +86,52 @@ async def test_a_whole_race_two_players_and_a_spectator(server: Server) -> None:
         assert ranking[1]["resigned"] is True
     after = await ann.request({"type": "move", "move": "shuffle", "version": state["version"]}, "state")
     assert after["code"] == "race_over"
+    for c in (ann, bob, spectator):
+        await c.close()
+
+
+async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player(server: Server) -> None:
+    """A move's ``state`` reply already says what its ``player`` broadcast says, so only the
+    other players and the spectators get the broadcast. Broadcasts reach a connection in the
+    order they were published: once a later move's broadcast has arrived, an echo of an
+    earlier one would have arrived before it."""
+    ann = await Client.connect(server.ws_url)
+    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 7}, "joined")
+    code = created["room"]["code"]
+    bob = await Client.connect(server.ws_url)
+    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+    spectator = await Client.connect(server.ws_url)
+    await spectator.request({"type": "watch", "room": code}, "watching")
+    await ann.send({"type": "start"})
+    for c in (ann, bob, spectator):
+        await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+
+    def players(c: Client) -> list[dict[str, Any]]:
+        return [m for m in c.inbox if m["type"] == "player"]
+
+    # Ann moves: her reply is the state; Bob and the spectator get her player update.
+    mine = await ann.request({"type": "move", "move": created["state"]["legal_moves"][0], "version": 1}, "state")
+    assert mine["type"] == "state" and mine["version"] == 2, mine
+    for c in (bob, spectator):
+        seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+        assert seen["action"] == created["state"]["legal_moves"][0]
+        assert seen["player"] == {k: mine[k] for k in seen["player"]}  # the same as Ann's state says
+    # Bob moves next: Ann gets his update, with no echo of her own before it.
+    theirs = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+    assert theirs["type"] == "state", theirs
+    assert (await ann.expect("player"))["player"]["seat"] == "s2"
+    assert (await spectator.expect("player"))["player"]["seat"] == "s2"
+    assert not players(bob)
+
+    # A resignation likewise: the resigner's reply is its state, the others get player.
+    gone = await bob.request({"type": "resign"}, "state")
+    assert gone["type"] == "state" and gone["resigned"], gone
+    for c in (ann, spectator):
+        seen = await c.expect("player")
+        assert seen["action"] == "resign" and seen["player"]["seat"] == "s2" and seen["player"]["resigned"]
+    again = await ann.request({"type": "move", "move": mine["legal_moves"][0], "version": 2}, "state")
+    assert again["type"] == "state", again
+    assert (await bob.expect("player"))["player"]["seat"] == "s1"
+    assert not players(bob) and not players(ann)
     for c in (ann, bob, spectator):
         await c.close()

@@ -111,3 +111,12 @@ export function applyPlayer(players, update) {
   return true;
 }
 
+
+/**
+ * A player's entry as the others see it, from that player's own `state`: the server sends
+ * the mover no `player` broadcast of its own move, since its `state` reply says the same.
+ */
+export function playerFromState(state) {
+  const { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, board } = state;
+  return { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, board };
+}

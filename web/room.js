@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
 import { Link } from "./net.js";
-import { applyPlayer, progressList, rankingTable, statusText } from "./panels.js";
+import { applyPlayer, playerFromState, progressList, rankingTable, statusText } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 
@@ -298,6 +298,8 @@ export class RoomView {
       this.hintText.dataset.move = "";
     }
     this.state = state;
+    // My own entry in the side panel: no `player` broadcast comes back for my own moves.
+    if (this.room && state.seat) applyPlayer(this.room.players, playerFromState(state));
   }
 
   clearPending() {

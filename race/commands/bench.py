@@ -17,8 +17,9 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``): the cost of the
    transport alone, at the same load.
 3. **fan-out**: the same, but the echo route also sends a copy of each message to every
-   client of its group (``?group=``, grouped like the rooms): the race's pattern of frames
-   (a reply to the mover, a broadcast to the room) without the game and the store.
+   other client of its group (``?group=``, grouped like the rooms): the race's pattern of
+   frames (a reply to the mover, a broadcast to the rest of the room) without the game and
+   the store.
 
    The race and the echoes take turns in ``--rounds`` slices of each phase, so all see the
    same conditions on a machine whose load varies.
