@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: ``deflate``: accept permessage-deflate when a client offers it; ``none``: never.
+WS_COMPRESSIONS = ("deflate", "none")
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Settings:
     daily_keep_days: int = 30
     daily_node_limit: int = 200_000
     daily_warm: bool = True
+    ws_compression: str = "deflate"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -39,6 +42,9 @@ class Settings:
             except ValueError:
                 raise ValueError(f"{name} must be a number, got {raw!r}") from None
 
+        compression = env.get("WS_COMPRESSION", "").strip().lower() or cls.ws_compression
+        if compression not in WS_COMPRESSIONS:
+            raise ValueError(f"WS_COMPRESSION must be one of {', '.join(WS_COMPRESSIONS)}, got {compression!r}")
         origins = tuple(o.strip() for o in env.get("ALLOWED_ORIGINS", "").split(",") if o.strip())
         return cls(
             store_url=env.get("REDIS_URL") or "memory://",
@@ -53,4 +59,5 @@ class Settings:
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
+            ws_compression=compression,
         )

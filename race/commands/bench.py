@@ -466,6 +466,13 @@ def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tupl
         yield f"ws://127.0.0.1:{port}", proc.pid
 
 
+def server_compression() -> str:
+    """The ``WS_COMPRESSION`` the servers this command starts will run with."""
+    from race.settings import Settings
+
+    return Settings.from_env().ws_compression
+
+
 def cpu_seconds(pid: int | None) -> float | None:
     """User + system CPU time of a process so far (``/proc/PID/stat``), or None."""
     if pid is None:
@@ -709,7 +716,8 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress()
     print(
         f"Race server benchmark: {args.players} players in {args.rooms} rooms, {args.warmup:g} s warm-up + "
-        f"{args.seconds:g} s per phase, {args.spectators} spectators, compression {args.compression}; "
+        f"{args.seconds:g} s per phase, {args.spectators} spectators, compression {args.compression}"
+        f"{'' if args.url else ' (server: WS_COMPRESSION=' + server_compression() + ')'}; "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs",
         flush=True,
     )

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=settings.ws_compression == "deflate",
         log_level=settings.log_level.lower(),
         proxy_headers=True,
     )
