@@ -113,11 +113,12 @@ _FOUNDATION_TOPS = tuple(
 )
 
 
-def board(game: Game) -> dict[str, Any]:
-    """What a client draws: piles bottom to top, each foundation's top card and count."""
+def board(game: Game, piles: list[list[str]] | None = None) -> dict[str, Any]:
+    """What a client draws: piles bottom to top, each foundation's top card and count.
+    ``piles``: the piles as texts when already at hand (``game.to_dict()["piles"]``)."""
     text = _CARD_TEXT
     return {
-        "piles": [[text[c] for c in pile] for pile in game._piles],
+        "piles": piles if piles is not None else [[text[c] for c in pile] for pile in game._piles],
         "foundations": {
             key: {"top": tops[n], "count": n} for (key, tops), n in zip(_FOUNDATION_TOPS, game._fnd, strict=True)
         },

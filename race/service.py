@@ -369,7 +369,7 @@ class RaceService:
             seat.game = game.to_dict_after(seat.game)
             write[key] = _dump(seat)
             version = seat_doc.version + 1
-            shown = progress(seat, game), board(game)
+            shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
             event = {"type": "player", "player": player_view(seat, game, version, shown), "action": text}
             ok = await self.store.commit(
                 code,

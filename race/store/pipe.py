@@ -34,14 +34,17 @@ _INCOMPLETE = object()
 def encode(args: tuple[Any, ...]) -> bytes:
     """A command as a RESP array of bulk strings."""
     out = [b"*%d\r\n" % len(args)]
+    append = out.append
     for arg in args:
-        if isinstance(arg, bytes):
-            data = arg
-        elif isinstance(arg, str):
+        if isinstance(arg, str):
             data = arg.encode()
+        elif isinstance(arg, bytes):
+            data = arg
         else:
             data = str(arg).encode()
-        out.append(b"$%d\r\n%b\r\n" % (len(data), data))
+        append(b"$%d\r\n" % len(data))  # the data itself is copied once, by the join
+        append(data)
+        append(b"\r\n")
     return b"".join(out)
 
 
@@ -104,10 +107,17 @@ def take_replies(buf: bytearray) -> list[Any]:
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self) -> None:
+    """Commands in, replies matched to them in order. With ``timeout``, one watchdog timer
+    per connection (not one per command) drops the connection when its oldest command has
+    waited that long, failing every pending command with :class:`TimeoutError`."""
+
+    def __init__(self, timeout: float | None = None) -> None:
         self.loop = asyncio.get_running_loop()
+        self.timeout = timeout
         self.transport: Any = None  # asyncio's or uvloop's TCP transport
         self.pending: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.sent_at: collections.deque[float] = collections.deque()  # loop time of each pending command
+        self.watchdog: asyncio.TimerHandle | None = None
         self.out: list[bytes] = []
         self.buf = bytearray()
         self.closed = False
@@ -119,11 +129,25 @@ class _Protocol(asyncio.Protocol):
         if self.closed:
             raise ConnectionError("the connection to Redis is closed")
         fut = self.loop.create_future()
+        now = self.loop.time()
         self.pending.append(fut)
+        self.sent_at.append(now)
+        if self.watchdog is None and self.timeout is not None:
+            self.watchdog = self.loop.call_at(now + self.timeout, self._watch)
         self.out.append(encode(args))
         if len(self.out) == 1:
             self.loop.call_soon(self._flush)
         return fut
+
+    def _watch(self) -> None:
+        self.watchdog = None
+        if self.closed or not self.sent_at or self.timeout is None:
+            return
+        due = self.sent_at[0] + self.timeout
+        if self.loop.time() >= due:
+            self.abort(TimeoutError(f"Redis did not answer within {self.timeout:g} s"))
+        else:
+            self.watchdog = self.loop.call_at(due, self._watch)
 
     def _flush(self) -> None:
         data = b"".join(self.out)
@@ -143,6 +167,7 @@ class _Protocol(asyncio.Protocol):
                 self.abort(ConnectionError("a reply from Redis that nothing asked for"))
                 return
             fut = self.pending.popleft()
+            self.sent_at.popleft()
             if not fut.done():
                 if isinstance(value, Exception):
                     fut.set_exception(value)
@@ -159,6 +184,10 @@ class _Protocol(asyncio.Protocol):
 
     def _fail(self, exc: Exception) -> None:
         self.closed = True
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
+        self.sent_at.clear()
         while self.pending:
             fut = self.pending.popleft()
             if not fut.done():
@@ -192,7 +221,7 @@ class RedisPipe:
             if self._proto is None or self._proto.closed:
                 loop = asyncio.get_running_loop()
                 async with asyncio.timeout(self.connect_timeout):
-                    _, proto = await loop.create_connection(_Protocol, self.host, self.port)
+                    _, proto = await loop.create_connection(lambda: _Protocol(self.timeout), self.host, self.port)
                     if self.password is not None:
                         auth = (self.username, self.password) if self.username else (self.password,)
                         await proto.call(("AUTH", *auth))
@@ -212,11 +241,7 @@ class RedisPipe:
                     raise
                 continue
             try:
-                async with asyncio.timeout(self.timeout):
-                    return await fut
-            except TimeoutError:
-                proto.abort(TimeoutError("Redis did not answer in time"))
-                raise TimeoutError(f"Redis did not answer within {self.timeout:g} s") from None
+                return await fut  # the connection's watchdog fails it after ``timeout``
             except (ConnectionError, RedisConnectionError):  # lost, or Redis still loading
                 if attempt == self.RETRIES:
                     raise
