@@ -260,42 +260,42 @@ class RaceService:
         sid = session.seat
         assert sid is not None
 
-        def change(meta: Meta) -> None:
-            if phase(meta, self.clock()) != "lobby":
+        def change(meta: Meta, now: int) -> None:
+            if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "the race has already started")
             if ready and sid not in meta.ready:
                 meta.ready.append(sid)
             if not ready and sid in meta.ready:
                 meta.ready.remove(sid)
             if len(meta.seats) >= 2 and set(meta.ready) >= set(meta.seats):
-                self._begin(meta)
+                self._begin(meta, now)
 
         await self._change_meta(session, change)
         return []
 
     async def start(self, session: Session) -> list[dict[str, Any]]:
-        def change(meta: Meta) -> None:
+        def change(meta: Meta, now: int) -> None:
             if meta.host != session.seat:
                 raise ProtocolError("not_host", "only the host can start the race")
-            if phase(meta, self.clock()) != "lobby":
+            if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "the race has already started")
-            self._begin(meta)
+            self._begin(meta, now)
 
         await self._change_meta(session, change)
         return []
 
-    def _begin(self, meta: Meta) -> None:
+    def _begin(self, meta: Meta, now: int) -> None:
         meta.status = "started"
-        meta.start_at = self.clock() + self.countdown_ms
+        meta.start_at = now + self.countdown_ms
         meta.ready = []
 
     async def rematch(self, session: Session, deal: int | None) -> list[dict[str, Any]]:
         new_deal = deal if deal is not None else random_deal()
 
-        def change(meta: Meta) -> None:
+        def change(meta: Meta, now: int) -> None:
             if meta.host != session.seat:
                 raise ProtocolError("not_host", "only the host can start a rematch")
-            if phase(meta, self.clock()) != "over":
+            if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
             meta.status, meta.round, meta.deal = "lobby", meta.round + 1, new_deal
             meta.start_at = meta.ended_at = None
@@ -532,17 +532,19 @@ class RaceService:
     async def _change_meta(
         self,
         session: Session,
-        change: Callable[[Meta], None],
+        change: Callable[[Meta, int], None],
         reset: Callable[[Meta, Seat], None] | None = None,
     ) -> Meta:
-        """Apply ``change`` to the room's meta (and ``reset`` to every seat) and commit,
-        publishing the new snapshot; retried on concurrent changes."""
+        """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
+        seat) and commit, publishing the snapshot at that same instant; retried on concurrent
+        changes."""
         assert session.room is not None
         code = session.room
         for _ in range(RETRIES):
             docs = await self._room(code)
             meta = META.decode(docs["meta"].data)
-            change(meta)
+            now = self.clock()
+            change(meta, now)
             write = {"meta": _dump(meta)}
             expect = {"meta": docs["meta"].version}
             after = dict(docs)
@@ -559,7 +561,7 @@ class RaceService:
                 code,
                 expect=expect,
                 write=write,
-                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+                publish=_dump({"type": "room", "room": room_view(after, now)}),
             )
             if ok:
                 self._schedule(after)
