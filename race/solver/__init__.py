@@ -28,10 +28,10 @@ Status = Literal["won", "unsolvable", "unknown"]
 #: Default wall-clock limit of :func:`solve`, in seconds.
 DEFAULT_TIME_LIMIT = 10.0
 #: The share of the time (or nodes) the depth-first prover gets before the beam searches.
-DFS_SHARE = 0.1
+DFS_SHARE = 0.03
 #: The first beam width; after each heuristic had a turn the width grows by WIDTH_GROWTH.
 FIRST_WIDTH = 48
-WIDTH_GROWTH = 4
+WIDTH_GROWTH = 2
 
 
 @dataclass(frozen=True, slots=True)
