@@ -1,0 +1,122 @@
+"""The processes of ``python -m race bench``: the servers it starts (the race server and a
+throwaway ``redis-server``, each on a free loopback port, stopped at the end), what it reads of
+a server process in ``/proc`` (CPU time, memory), and its own open-files limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CONNECT_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], log: Path, timeout: float = CONNECT_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args!r} exited:\n{log.read_text(errors='replace')[-2000:]}")
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on port {port} after {timeout:g} s")
+
+
+@contextlib.contextmanager
+def child(args: list[str], port: int, env: dict[str, str] | None, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    log = workdir / f"{Path(args[0]).name}-{port}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        wait_port(port, proc, log)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def redis_server(workdir: Path) -> Iterator[str]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise RuntimeError("redis-server is not installed: give --redis-url, or run with --stores memory")
+    port = free_port()
+    args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir), "--save", ""]
+    args += ["--appendonly", "no"]
+    with child(args, port, None, workdir):
+        yield f"redis://127.0.0.1:{port}/0"
+
+
+@contextlib.contextmanager
+def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": store_url,
+        "COUNTDOWN_SECONDS": "0",
+        "RATE_LIMIT_PER_SECOND": "1000000",
+        "RATE_LIMIT_BURST": "1000000",
+        "MAX_CONNECTIONS_PER_IP": str(10 * spectators + 10_000),
+        "ROOM_TTL_SECONDS": "900",
+        "LOG_LEVEL": "WARNING",
+        "BENCH_ECHO": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    args = [sys.executable, "-m", "race", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with child(args, port, env, workdir) as proc:
+        yield f"ws://127.0.0.1:{port}", proc.pid
+
+
+def server_compression() -> str:
+    """The ``WS_COMPRESSION`` the servers this command starts will run with."""
+    from race.settings import Settings
+
+    return Settings.from_env().ws_compression
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process so far (``/proc/PID/stat``), or None."""
+    if pid is None:
+        return None
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def raise_fd_limit(needed: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))

@@ -1,0 +1,108 @@
+"""The output of ``python -m race bench``: one server's results, the table, the goals and the JSON."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+from .load import Phase
+
+
+@dataclass
+class ServerResult:
+    label: str
+    race: Phase
+    echo: Phase | None = None
+    fanout: Phase | None = None
+    spectators: int = 0
+    kib_per_connection: float | None = None
+
+
+def table(results: list[ServerResult]) -> str:
+    """The results: "ops/s" is validated moves (race) or echoed messages per second; the
+    ratios compare round trips with the echo's and the fan-out echo's; "CPU us/op" is the CPU
+    time per operation of the server process and of this client; "ops/s/core" is what the
+    server process would do with one core to itself (1 s / its CPU time per operation)."""
+
+    def ratio(a: Phase, b: Phase | None, q: float) -> str:
+        return f"{a.pct(q) / b.pct(q):.2f}x" if b is not None and b.rtts and a.rtts else "-"
+
+    def num(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f}"
+
+    head = (
+        f"{'phase':<16} {'ops/s':>6} {'p50 ms':>7} {'p99 ms':>7} {'p50/echo':>8} {'p99/echo':>8} "
+        f"{'p50/fan':>7} {'p99/fan':>7} {'srv CPU us/op':>13} {'cli CPU us/op':>13} {'ops/s/core':>10} {'err':>4}"
+    )
+    lines = [head, "-" * len(head)]
+    for r in results:
+        for ph in (r.race, r.echo, r.fanout):
+            if ph is None:
+                continue
+            race = ph is r.race
+            srv = ph.per_op_us(ph.server_cpu)
+            lines.append(
+                f"{ph.name:<16} {ph.rate:>6,.0f} {ph.pct(0.5):>7.2f} {ph.pct(0.99):>7.2f} "
+                f"{ratio(ph, r.echo, 0.5) if race else '-':>8} {ratio(ph, r.echo, 0.99) if race else '-':>8} "
+                f"{ratio(ph, r.fanout, 0.5) if race else '-':>7} {ratio(ph, r.fanout, 0.99) if race else '-':>7} "
+                f"{num(srv):>13} {num(ph.per_op_us(ph.client_cpu)):>13} {num(1e6 / srv if srv else None):>10} "
+                f"{ph.errors:>4}"
+            )
+    mems = [r for r in results if r.kib_per_connection is not None]
+    if mems:
+        lines.append("")
+        for r in mems:
+            lines.append(
+                f"connections held ({r.label}): {r.spectators:,} idle spectators, "
+                f"{r.kib_per_connection:.1f} KiB of server RSS each"
+            )
+    return "\n".join(lines)
+
+
+def goals(results: list[ServerResult]) -> list[str]:
+    out = []
+    for r in results:
+        if r.echo is not None and r.echo.rtts and r.race.rtts:
+            ok = r.race.pct(0.5) <= 2 * r.echo.pct(0.5) and r.race.pct(0.99) <= 2 * r.echo.pct(0.99)
+            out.append(f"goal: {r.label} move round trip <= 2x echo (p50 and p99): {'met' if ok else 'NOT met'}")
+        if r.label == "redis":
+            ok = r.race.rate >= 3000
+            srv = r.race.per_op_us(r.race.server_cpu)
+            core = f"; {1e6 / srv:,.0f}/s with a core to itself" if srv else ""
+            out.append(
+                f"goal: >= 3,000 validated moves/s with Redis: {'met' if ok else 'NOT met'} ({r.race.rate:,.0f}{core})"
+            )
+    return out
+
+
+def as_json(results: list[ServerResult], args: argparse.Namespace) -> dict[str, Any]:
+    def ph(p: Phase | None) -> dict[str, Any] | None:
+        if p is None:
+            return None
+        return {
+            "rate": p.rate,
+            "done": p.done,
+            "errors": p.errors,
+            "seconds": p.seconds,
+            "p50_ms": p.pct(0.5),
+            "p99_ms": p.pct(0.99),
+        }
+
+    return {
+        "players": args.players,
+        "rooms": args.rooms,
+        "seconds": args.seconds,
+        "compression": args.compression,
+        "results": [
+            {
+                "label": r.label,
+                "race": ph(r.race),
+                "echo": ph(r.echo),
+                "fanout": ph(r.fanout),
+                "spectators": r.spectators,
+                "kib_per_connection": r.kib_per_connection,
+            }
+            for r in results
+        ],
+    }
