@@ -385,15 +385,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict; :meth:`from_dict` restores exactly this game, history included."""
-        return {
-            "format": FORMAT,
-            "seed": self.seed,
-            "difficulty": self.difficulty,
-            "piles": [[_CARD_TEXT[c] for c in pile] for pile in self._piles],
-            "foundations": dict(zip(FOUNDATIONS, self._fnd, strict=True)),
-            "shuffles_left": self.shuffles_left,
-            "history": [m._text for m in self.move_stack],
-        }
+        return self._as_dict([m._text for m in self.move_stack])
 
     def to_dict_after(self, before: Mapping[str, Any]) -> dict[str, Any]:
         """:meth:`to_dict`, given ``before``: this game's :meth:`to_dict` output from just
@@ -405,6 +397,9 @@ class Game:
         history = before["history"][: n - 1] if n else []
         if n:
             history.append(stack[-1]._text)
+        return self._as_dict(history)
+
+    def _as_dict(self, history: list[str]) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "seed": self.seed,
