@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from race.store import Store, open_store
 from tests.support import RedisCluster, RedisServer, Server
 from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
 
@@ -21,6 +22,17 @@ def redis_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """A connected store, once embedded and once on the real Redis (``test_store.py`` adds a
+    Redis Cluster with its own fixture)."""
+    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    s = open_store(url, ttl=3600)
+    await s.connect()
+    yield s
+    await s.close()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
@@ -38,15 +37,6 @@ class NoSolving(Executor):
 
     def submit(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the daily deal was computed again instead of read from the store")
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
-    s = open_store(url, ttl=3600)
-    await s.connect()
-    yield s
-    await s.close()
 
 
 @pytest.fixture(scope="module")

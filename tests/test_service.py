@@ -4,7 +4,6 @@ concurrency, retries, time limits and rematches, with an injectable clock."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,15 +21,6 @@ class Clock:
 
     def __call__(self) -> int:
         return self.now
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
-    s = open_store(url, ttl=3600)
-    await s.connect()
-    yield s
-    await s.close()
 
 
 async def race(service: RaceService, **create: Any) -> tuple[Session, Session, dict[str, Any], str]:

@@ -3,7 +3,6 @@ they are out of date the result is exactly what a fresh read gives."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -11,16 +10,7 @@ import pytest
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
-from race.store import Store, open_store
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
-    s = open_store(url, ttl=3600)
-    await s.connect()
-    yield s
-    await s.close()
+from race.store import Store
 
 
 class CountingStore:
