@@ -21,7 +21,8 @@ from typing import Literal
 
 from race.engine import Game, IllegalMove
 
-from .search import EXHAUSTED, SCORERS, WON, Budget, beam, dfs, move_text
+from .scoring import SCORERS
+from .search import EXHAUSTED, WON, Budget, beam, dfs, move_text
 
 Status = Literal["won", "unsolvable", "unknown"]
 
@@ -69,7 +70,7 @@ def solve(
     The plan: a depth-first search over every move (it decides small positions outright and
     follows the hint order straight to a win in many easy deals) gets a share of the budget;
     then beam searches of growing width (each width once per heuristic in
-    :data:`race.solver.search.SCORERS`) look for a win. A beam that never had to drop a
+    :data:`race.solver.scoring.SCORERS`) look for a win. A beam that never had to drop a
     position was a complete breadth-first search, which is a proof of unwinnability just as an
     exhausted depth-first search is.
     """

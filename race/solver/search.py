@@ -16,9 +16,11 @@ legal with more (shuffles left only ever enable the shuffle move).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from operator import getitem
 
 from race.engine import FOUNDATIONS
+
+from .scoring import Scorer, pile_depths, score
 
 TO_FND, PILE, GIVE, SHUFFLE = 0, 1, 2, 3
 TOTAL_CARDS = 104
@@ -30,6 +32,8 @@ Key = tuple[tuple[bytes, ...], bytes]
 #: The card one rank above / below on the piles (Ace and King are neighbours there).
 UP: tuple[int, ...] = tuple(s * 13 + (r + 1) % 13 for s in range(4) for r in range(13))
 DOWN: tuple[int, ...] = tuple(s * 13 + (r - 1) % 13 for s in range(4) for r in range(13))
+#: NEIGHBOURS[c]: the two cards that may land on ``c`` on the piles (and that ``c`` may land on).
+NEIGHBOURS: tuple[tuple[int, int], ...] = tuple(zip(UP, DOWN, strict=True))
 #: NEED[f][n]: the card foundation ``f`` holding ``n`` cards takes next (-1 when full).
 NEED: tuple[tuple[int, ...], ...] = tuple(
     tuple(-1 if n >= 13 else (f & 3) * 13 + (n if f < 4 else 12 - n) for n in range(14)) for f in range(8)
@@ -132,10 +136,9 @@ def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
     a card some foundation takes; the shuffle; other pile moves; give-backs. The order only
     steers the search; every legal move is listed.
     """
-    needs = [NEED[f][fnd[f]] for f in range(8)]
+    needs = list(map(getitem, NEED, fnd))
     tops: dict[int, list[int]] = {}
-    for p in range(16):
-        pile = piles[p]
+    for p, pile in enumerate(piles):
         if pile:
             c = pile[-1]
             if c in tops:
@@ -149,14 +152,14 @@ def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
         if c in needs:
             for f in range(8):
                 if needs[f] == c:
-                    first.extend((TO_FND, p, f) for p in ps)
-        for t in (UP[c], DOWN[c]):
-            qs = tops.get(t)
-            if qs:
+                    first.extend([(TO_FND, p, f) for p in ps])
+        for t in NEIGHBOURS[c]:
+            if t in tops:
+                qs = tops[t]
                 for p in ps:
                     pile = piles[p]
                     row = exposing if len(pile) > 1 and pile[-2] in needs else others
-                    row.extend((PILE, p, q) for q in qs)
+                    row.extend([(PILE, p, q) for q in qs])
     first.extend(exposing)
     if shuffles > 0:
         first.append(SHUFFLE_MOVE)
@@ -164,11 +167,9 @@ def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
     for f in range(8):
         n = fnd[f]
         if n > 1:
-            c = TOP[f][n]
-            for t in (UP[c], DOWN[c]):
-                qs = tops.get(t)
-                if qs:
-                    first.extend((GIVE, f, q) for q in qs)
+            for t in NEIGHBOURS[TOP[f][n]]:
+                if t in tops:
+                    first.extend([(GIVE, f, q) for q in tops[t]])
     return first
 
 
@@ -260,67 +261,6 @@ def dfs(
     return EXHAUSTED, []
 
 
-def make_scorer(
-    foundation: int = 40, shuffle: int = 20, nxt: int = 2, after: int = 1, empty: int = 4
-) -> Callable[[Piles, list[int], int], int]:
-    """A heuristic for the beam (higher is better): a weighted sum of what a position has.
-
-    ``foundation`` per card on the foundations; minus, for each foundation, ``nxt`` times how
-    deep the nearest copy of the card it takes next lies and ``after`` times the same for the
-    card after that (depth is the number of cards above it or, when cheaper and affordable, the
-    shuffles that would rotate it to the top; 7 when no copy is on the piles); plus ``empty``
-    per empty pile and ``2 * shuffle`` per shuffle in hand. The heuristic only orders the
-    search; it never affects what the search may conclude.
-    """
-    weight = 2 * shuffle
-
-    def score(piles: Piles, fnd: list[int], shuffles: int) -> int:
-        wanted: dict[int, int] = {}
-        for f in range(8):
-            n = fnd[f]
-            if n < 13:
-                c = NEED[f][n]
-                if wanted.get(c, 0) < nxt:
-                    wanted[c] = nxt
-                if n < 12:
-                    c = NEED[f][n + 1]
-                    if c not in wanted:
-                        wanted[c] = after
-        depth = dict.fromkeys(wanted, 7)
-        empties = 0
-        for p in piles:
-            n = len(p)
-            if not n:
-                empties += 1
-                continue
-            for i in range(n):
-                c = p[i]
-                if c in wanted:
-                    d = n - 1 - i
-                    if i < shuffles and i + 1 < d:
-                        d = i + 1
-                    if d < depth[c]:
-                        depth[c] = d
-        total = foundation * sum(fnd) + empty * empties + weight * shuffles
-        for c, w in wanted.items():
-            total -= w * depth[c]
-        return total
-
-    return score
-
-
-#: The beam's heuristics, tried in turn at each width. In one narrow beam each wins a different
-#: fifth to a third of the hard deals; taken in turn at doubling widths they won 15 of hard
-#: deals 41-70 with a million nodes each, where the previous two (widths growing fourfold) won 7.
-SCORERS: tuple[Callable[[Piles, list[int], int], int], ...] = (
-    make_scorer(foundation=15),
-    make_scorer(foundation=20),
-    make_scorer(),
-    make_scorer(foundation=15, nxt=3, after=2),
-)
-score = SCORERS[2]
-
-
 def beam(
     piles: Piles,
     fnd: list[int],
@@ -328,7 +268,7 @@ def beam(
     width: int,
     budget: Budget,
     table_cap: int = TABLE_CAP,
-    scorer: Callable[[Piles, list[int], int], int] = score,
+    scorer: Scorer = score,
 ) -> tuple[str, list[Move]]:
     """Breadth-first search keeping the ``width`` best positions of each depth.
 
@@ -339,19 +279,35 @@ def beam(
     """
     if sum(fnd) == TOTAL_CARDS:
         return WON, []
-    table: dict[Key, int] = {position_key(piles, fnd): shuffles}
+    start = position_key(piles, fnd)
+    table: dict[Key, int] = {start: shuffles}
     Parent = tuple[Move, "Parent"] | None
-    layer: list[tuple[int, Piles, list[int], int, Parent]] = [(0, list(piles), list(fnd), shuffles, None)]
+    #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
+    #: left and the line to it. Children share their parent's lists where a move leaves them be.
+    Entry = tuple[Piles, list[int], bytes, int, Parent]
+    layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, None)]
     complete = True
+    depths = pile_depths(shuffles)
+
+    def rank(entry: Entry) -> int:
+        return scorer(entry[0], entry[2], entry[3], depths)
+
     nodes = budget.nodes
     while layer:
-        following: list[tuple[int, Piles, list[int], int, Parent]] = []
-        for _, ps, fs, sh, parent in layer:
+        following: list[Entry] = []
+        for ps, fs, fk, sh, parent in layer:
             for move in ordered_moves(ps, fs, sh):
-                p2, f2 = list(ps), list(fs)
-                s2 = sh + apply(p2, f2, move)
+                kind = move[0]
+                p2 = ps.copy()
+                if kind in (PILE, SHUFFLE):
+                    f2, k2 = fs, fk  # apply leaves the foundations be
+                    s2 = sh + apply(p2, f2, move)
+                else:
+                    f2 = fs.copy()
+                    apply(p2, f2, move)
+                    s2, k2 = sh, bytes(f2)
                 nodes += 1
-                if sum(f2) == TOTAL_CARDS:
+                if kind == TO_FND and sum(f2) == TOTAL_CARDS:
                     budget.nodes = nodes
                     line = [move]
                     while parent is not None:
@@ -359,25 +315,21 @@ def beam(
                         parent = parent[1]
                     line.reverse()
                     return WON, line
-                key = (tuple(sorted(p2)), bytes(f2))
+                key = (tuple(sorted(p2)), k2)
                 seen = table.get(key)
                 if seen is not None and seen >= s2:
                     continue
                 table[key] = s2
-                following.append((scorer(p2, f2, s2), p2, f2, s2, (move, parent)))
+                following.append((p2, f2, k2, s2, (move, parent)))
             budget.nodes = nodes
             if budget.spent():
                 return LIMIT, []
         if len(following) > width:
             complete = False
-            following.sort(key=_first, reverse=True)
+            following.sort(key=rank, reverse=True)  # stable: ties keep the order of generation
             del following[width:]
         if len(table) > table_cap:
             complete = False
             table.clear()
         layer = following
     return (EXHAUSTED if complete else LIMIT), []
-
-
-def _first(item: tuple[int, object, object, object, object]) -> int:
-    return item[0]

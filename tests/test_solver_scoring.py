@@ -1,0 +1,104 @@
+"""The beam's memoized heuristics score exactly what the plain sum over piles and cards does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from race.engine import Game
+from race.solver import scoring
+from race.solver.scoring import AFTER_BIT, NEXT_BIT, SCORERS, make_scorer, pile_depths
+from race.solver.search import NEED, Piles, apply, ordered_moves
+
+WEIGHTS: list[dict[str, int]] = [
+    {"foundation": 15},
+    {"foundation": 20},
+    {},
+    {"foundation": 15, "nxt": 3, "after": 2},
+    {"foundation": 7, "shuffle": 3, "nxt": 5, "after": 5, "empty": 11},
+]
+
+
+def plain_score(
+    piles: Piles,
+    fnd: list[int],
+    shuffles: int,
+    foundation: int = 40,
+    shuffle: int = 20,
+    nxt: int = 2,
+    after: int = 1,
+    empty: int = 4,
+) -> int:
+    """The heuristic written out card by card (``nxt`` >= ``after``)."""
+    wanted: dict[int, int] = {}
+    for f in range(8):
+        n = fnd[f]
+        if n < 13:
+            wanted[NEED[f][n]] = nxt
+    for f in range(8):
+        n = fnd[f]
+        if n < 12:
+            wanted.setdefault(NEED[f][n + 1], after)
+    depth = dict.fromkeys(wanted, 7)
+    for p in piles:
+        n = len(p)
+        for i, c in enumerate(p):
+            if c in wanted:
+                d = n - 1 - i
+                if i < shuffles:
+                    d = min(d, i + 1)
+                depth[c] = min(depth[c], d)
+    total = foundation * sum(fnd) + empty * piles.count(b"") + 2 * shuffle * shuffles
+    return total - sum(w * depth[c] for c, w in wanted.items())
+
+
+def wandering_positions(count: int, seed: int) -> list[tuple[Piles, list[int], int]]:
+    """Positions along random lines from deals of every difficulty (long piles, empty piles,
+    give-backs and shuffles included)."""
+    rng = random.Random(seed)
+    found: list[tuple[Piles, list[int], int]] = []
+    while len(found) < count:
+        game = Game.deal(rng.randint(1, 10**6), rng.choice(("easy", "medium", "hard")))
+        piles, fnd, shuffles = [bytes(p) for p in game._piles], list(game._fnd), game.shuffles_left
+        for _ in range(rng.randint(0, 300)):
+            moves = ordered_moves(piles, fnd, shuffles)
+            if not moves:
+                break
+            shuffles += apply(piles, fnd, moves[min(len(moves) - 1, int(rng.expovariate(0.7)))])
+        found.append((list(piles), list(fnd), shuffles))
+    return found
+
+
+def test_the_wanted_card_bits_are_the_searchs_need_table() -> None:
+    for f in range(8):
+        for n in range(14):
+            assert NEXT_BIT[f][n] == (0 if NEED[f][n] < 0 else 1 << NEED[f][n])
+            assert AFTER_BIT[f][n] == (NEXT_BIT[f][n + 1] if n < 13 else 0)
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_the_memoized_scorer_equals_the_plain_sum(weights: dict[str, int]) -> None:
+    scorer = make_scorer(**weights)
+    depths = pile_depths(9)  # shared across positions, as in a beam
+    positions = wandering_positions(300, seed=sum(weights.values()))
+    assert any(b"" in piles for piles, _, _ in positions)
+    assert any(max(map(len, piles)) > 8 for piles, _, _ in positions)
+    for piles, fnd, shuffles in positions:
+        assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles, **weights)
+
+
+def test_the_portfolio_is_the_plain_sum_with_its_weights() -> None:
+    depths = pile_depths(9)
+    for piles, fnd, shuffles in wandering_positions(100, seed=5):
+        for scorer, weights in zip(SCORERS, WEIGHTS[:4], strict=True):
+            assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles, **weights)
+
+
+def test_full_memos_are_emptied_and_still_score_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scoring, "MEMO_CAP", 5)
+    scorer = make_scorer()
+    depths = pile_depths(9)
+    for piles, fnd, shuffles in wandering_positions(60, seed=8):
+        assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles)
+        assert all(len(memo) <= 5 for memo in depths)
