@@ -255,10 +255,43 @@ async def start_races(players: list[Player]) -> None:
     await asyncio.sleep(max(waits, default=0) + 0.05)
 
 
-def race_worker(pl: Player, phase: Phase) -> Callable[[asyncio.Event], Any]:
+class Pacer:
+    """The send schedule of one client: as fast as it can (``interval`` None: a closed loop,
+    each send right after the previous reply), or one send every ``interval`` seconds from
+    ``offset`` after its first :meth:`wait` on (an offered load). A client that falls behind
+    sends at once, without a burst to catch up, so the phase's measured rate shows when the
+    server could not keep up."""
+
+    def __init__(self, interval: float | None, offset: float = 0.0) -> None:
+        self.interval = interval
+        self.offset = offset
+        self.next_at: float | None = None
+
+    async def wait(self) -> None:
+        if self.interval is None:
+            return
+        if self.next_at is None:  # the schedule starts when the client does, spread by offset
+            self.next_at = time.perf_counter() + self.offset
+        delay = self.next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.next_at = max(self.next_at + self.interval, time.perf_counter())
+
+
+def pacers(clients: int, rate: float) -> list[Pacer]:
+    """One :class:`Pacer` per client offering ``rate`` operations a second in all, their sends
+    spread evenly; as fast as they can when ``rate`` is 0."""
+    if rate <= 0:
+        return [Pacer(None) for _ in range(clients)]
+    interval = clients / rate
+    return [Pacer(interval, interval * i / clients) for i in range(clients)]
+
+
+def race_worker(pl: Player, phase: Phase, pacer: Pacer) -> Callable[[asyncio.Event], Any]:
     async def work(stop: asyncio.Event) -> None:
         ws = pl.conn.ws
         while not stop.is_set():
+            await pacer.wait()
             msg = choose(pl.state, pl.rng)
             started = time.perf_counter()
             await ws.send(_encode(msg))
@@ -287,7 +320,7 @@ def race_worker(pl: Player, phase: Phase) -> Callable[[asyncio.Event], Any]:
     return work
 
 
-def echo_worker(conn: Conn, phase: Phase, size: int) -> Callable[[asyncio.Event], Any]:
+def echo_worker(conn: Conn, phase: Phase, size: int, pacer: Pacer) -> Callable[[asyncio.Event], Any]:
     """Send ``size``-byte messages and wait for each one's echo; copies fanned out to the
     group (type ``fan``) are skipped like a player skips broadcasts."""
 
@@ -296,6 +329,7 @@ def echo_worker(conn: Conn, phase: Phase, size: int) -> Callable[[asyncio.Event]
         n = 0
         pad = "x" * max(0, size - 40)
         while not stop.is_set():
+            await pacer.wait()
             n += 1
             text = _encode({"type": "echo", "n": n, "pad": pad})
             started = time.perf_counter()

@@ -8,14 +8,17 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    the hosts start the races, and each player plays real legal moves for ``--seconds``: a
    random move of its ``state.legal_moves`` that is not ``shuffle`` when there is one, else the
    shuffle, else ``undo`` (stuck), else ``restart``. Each player waits for the ``state`` reply
-   of a move before it sends the next (a closed loop), so the load is the number of players.
+   of a move before it sends the next (a closed loop), so the load is the number of players
+   and the server runs at its limit. With ``--rate`` the players instead offer that many
+   moves a second in all, evenly spread (each still waits for its reply): the round trip at a
+   load the server can carry, as a player feels it, rather than the queueing at the limit.
    Reported: validated moves per second (every move, undo or restart the server applied), the
    move round trip (send a move, receive its ``state``) p50 / p99, and the CPU time the server
    process and this client used per move.
 2. **echo**: the same number of clients, with the same client code, send messages of the
    size of a ``state`` reply to a bare websocket echo route of the same server process (same
    uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``): the cost of the
-   transport alone, at the same load.
+   transport alone, at the same load (the same ``--rate``, when given).
 3. **fan-out**: the same, but the echo route also sends a copy of each message to every
    other client of its group (``?group=``, grouped like the rooms): the race's pattern of
    frames (a reply to the mover, a broadcast to the rest of the room) without the game and
@@ -49,7 +52,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from race.bench.load import Conn, Phase, Progress, echo_worker, measure, race_worker, seat_players, start_races
+from race.bench.load import (
+    Conn,
+    Phase,
+    Progress,
+    echo_worker,
+    measure,
+    pacers,
+    race_worker,
+    seat_players,
+    start_races,
+)
 from race.bench.processes import race_server, raise_fd_limit, redis_server, rss_kib, server_compression
 from race.bench.report import ServerResult, as_json, goals, table
 
@@ -67,6 +80,12 @@ def register(sub: Any) -> None:
     p.add_argument("--rooms", type=int, default=20, help="rooms the players are spread over (default 20)")
     p.add_argument("--seconds", type=float, default=10.0, help="measured length of each phase (default 10)")
     p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds before each phase (default 1)")
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=0,
+        help="moves (and echoes) offered per second in all, instead of as fast as the clients can (default)",
+    )
     p.add_argument("--moves", type=int, default=0, help="stop a phase after this many moves (default: no cap)")
     p.add_argument(
         "--rounds", type=int, default=5, help="slices each phase is measured in, race and echo in turn (default 5)"
@@ -126,13 +145,18 @@ async def bench_server(
         slice_s = args.seconds / rounds
         for i in range(rounds):
             warmup = args.warmup if i == 0 else min(args.warmup, 0.3)
-            race_workers = [race_worker(pl, result.race) for pl in players]
+            paced = pacers(len(players), args.rate)
+            race_workers = [race_worker(pl, result.race, pc) for pl, pc in zip(players, paced, strict=True)]
             await measure(result.race, race_workers, warmup, slice_s, args.moves, progress, pid)
             if result.echo is not None and result.fanout is not None:
                 size = result.race.reply_bytes // max(1, result.race.done) or 2000
-                echo_workers = [echo_worker(c, result.echo, size) for c in conns[: len(players)]]
+                echoes = conns[: len(players)]
+                echo_pacers, fan_pacers = pacers(len(echoes), args.rate), pacers(len(fans), args.rate)
+                echo_workers = [
+                    echo_worker(c, result.echo, size, pc) for c, pc in zip(echoes, echo_pacers, strict=True)
+                ]
                 await measure(result.echo, echo_workers, warmup, slice_s, args.moves, progress, pid)
-                fan_workers = [echo_worker(c, result.fanout, size) for c in fans]
+                fan_workers = [echo_worker(c, result.fanout, size, pc) for c, pc in zip(fans, fan_pacers, strict=True)]
                 await measure(result.fanout, fan_workers, warmup, slice_s, args.moves, progress, pid)
     finally:
         await asyncio.gather(*(pl.conn.close() for pl in players), *(c.close() for c in conns))
@@ -206,13 +230,17 @@ def run(args: argparse.Namespace) -> int:
     if args.players < 1 or args.rooms < 1 or args.rooms > args.players:
         print("error: need at least one player per room")
         return 2
+    if args.rate < 0:
+        print("error: --rate must be 0 (as fast as possible) or more")
+        return 2
     if args.players > 8 * args.rooms:
         print("error: a room holds at most 8 players")
         return 2
     raise_fd_limit(2 * (args.players + args.spectators) + 256)
     progress = Progress()
+    load = f"{args.rate:,.0f} moves/s offered" if args.rate > 0 else "as fast as they can"
     print(
-        f"Race server benchmark: {args.players} players in {args.rooms} rooms, {args.warmup:g} s warm-up + "
+        f"Race server benchmark: {args.players} players in {args.rooms} rooms, {load}, {args.warmup:g} s warm-up + "
         f"{args.seconds:g} s per phase, {args.spectators} spectators, compression {args.compression}"
         f"{'' if args.url else ' (server: WS_COMPRESSION=' + server_compression() + ')'}; "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs",
@@ -230,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         progress.note(f"error: {exc}")
         return 1
     print(table(results))
-    for line in goals(results):
+    for line in goals(results, args.rate):
         print(line)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(as_json(results, args), indent=2) + "\n")
