@@ -9,11 +9,13 @@ import pytest
 
 from race.engine import Game
 from race.solver import Solution, solve
+from race.solver.scoring import SCORERS
 from race.solver.search import (
     EXHAUSTED,
     GIVE,
     PILE,
     SHUFFLE,
+    SHUFFLE_MOVE,
     TO_FND,
     TOP,
     WON,
@@ -25,6 +27,7 @@ from race.solver.search import (
     move_text,
     ordered_moves,
     position_key,
+    reversal,
     unapply,
 )
 from race.solver.stats import percentile, wilson
@@ -254,8 +257,10 @@ def test_the_reversal_rule_prunes_only_moves_that_restore_the_previous_position(
                 apply(p2, f2, move)
                 restores = (p2, f2) == start
                 assert is_reversal(prev, move, piles, fnd) == restores
+                assert (reversal(prev) == move) == restores
                 pruned += restores
     assert pruned > 100  # the rule does fire
+    assert reversal(SHUFFLE_MOVE) is None
 
 
 def test_the_sorted_pile_key_ignores_only_the_order_of_the_piles() -> None:
@@ -405,3 +410,12 @@ def test_winnability_command_runs_jobs_in_parallel(capsys: pytest.CaptureFixture
 
 def test_move_kinds_are_distinct() -> None:
     assert len({TO_FND, PILE, GIVE, SHUFFLE}) == 4
+
+
+def test_a_beam_whose_table_overflows_still_only_wins_with_lines_that_replay() -> None:
+    game = Game.deal(70, "hard")
+    piles = [bytes(p) for p in game._piles]
+    budget = Budget(None, 150_000)
+    result, line = beam(piles, list(game._fnd), game.shuffles_left, 96, budget, table_cap=3_000, scorer=SCORERS[0])
+    assert result == WON
+    assert replays_to_win(game, [move_text(m) for m in line])

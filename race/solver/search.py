@@ -87,6 +87,18 @@ def is_reversal(prev: Move | None, move: Move, piles: Piles, fnd: list[int]) -> 
     return False
 
 
+def reversal(move: Move) -> Move | None:
+    """The move that exactly undoes ``move`` (as in :func:`is_reversal`); ``None`` for a shuffle."""
+    kind, a, b = move
+    if kind == PILE:
+        return PILE, b, a
+    if kind == TO_FND:
+        return GIVE, b, a
+    if kind == GIVE:
+        return TO_FND, b, a
+    return None
+
+
 def apply(piles: Piles, fnd: list[int], move: Move) -> int:
     """Play ``move`` in place; return the change in shuffles left (-1 for a shuffle, else 0)."""
     kind, a, b = move
@@ -276,6 +288,10 @@ def beam(
     positions and the table never overflowed, so the search was a complete breadth-first search
     with the same dominance as :func:`dfs` (hence the start is unwinnable); else
     ``(LIMIT, [])``.
+
+    "Best" is by ``scorer`` (see :mod:`race.solver.scoring`), ties in the order generated; the
+    positions of a depth are scored only when there are more than ``width`` of them. Every
+    generated position counts as a node, including those the table prunes.
     """
     if sum(fnd) == TOTAL_CARDS:
         return WON, []
@@ -292,11 +308,19 @@ def beam(
     def rank(entry: Entry) -> int:
         return scorer(entry[0], entry[2], entry[3], depths)
 
+    intact = 1  # layer ends since the table was last emptied (the start's key went in before any)
     nodes = budget.nodes
     while layer:
         following: list[Entry] = []
         for ps, fs, fk, sh, parent in layer:
+            # The move back to the parent's parent leads to a position the table holds with as
+            # many shuffles left, unless it was emptied since that went in: the child would be
+            # pruned, so it is only counted.
+            back = reversal(parent[0]) if parent is not None and intact >= 2 else None
             for move in ordered_moves(ps, fs, sh):
+                nodes += 1
+                if move == back:
+                    continue
                 kind = move[0]
                 p2 = ps.copy()
                 if kind in (PILE, SHUFFLE):
@@ -306,7 +330,6 @@ def beam(
                     f2 = fs.copy()
                     apply(p2, f2, move)
                     s2, k2 = sh, bytes(f2)
-                nodes += 1
                 if kind == TO_FND and sum(f2) == TOTAL_CARDS:
                     budget.nodes = nodes
                     line = [move]
@@ -328,8 +351,10 @@ def beam(
             complete = False
             following.sort(key=rank, reverse=True)  # stable: ties keep the order of generation
             del following[width:]
+        intact += 1
         if len(table) > table_cap:
             complete = False
             table.clear()
+            intact = 0
         layer = following
     return (EXHAUSTED if complete else LIMIT), []
