@@ -1,0 +1,228 @@
+"""What every part of the room service shares: the connection's :class:`Session`, the
+service's store, clock and timed events (:class:`ServiceBase`), and the helpers the actions
+build on: reading a room, changing its meta, ending a race, the listings of live rooms."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import msgspec
+
+from race import protocol as p
+from race.engine import Game
+from race.protocol import ProtocolError
+from race.rooms import Meta, Seat, deadline, is_done, phase, seat_key
+from race.store import Doc, Store
+from race.views import META, SEAT, room_view, seats_of, state_view
+
+log = logging.getLogger("race.service")  # one logger for the whole package
+LISTING = "rooms"
+RETRIES = 20
+_enc = msgspec.json.Encoder()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class DailyHandler(Protocol):
+    def today(self) -> str: ...
+
+    async def handle(self, session: Session, msg: p.Daily | p.Leaderboard) -> list[dict[str, Any]]: ...
+
+
+@dataclass
+class Session:
+    """What one connection is: nobody yet, a player in a seat, or a spectator."""
+
+    conn_id: str
+    room: str | None = None
+    seat: str | None = None
+    role: str | None = None  # "player" or "spectator"
+    #: What this connection's last move committed: the next move starts from it instead of
+    #: reading the store (the commit checks the versions, and anything but a plain move is
+    #: decided on a fresh read).
+    last_move: LastMove | None = None
+
+
+@dataclass
+class LastMove:
+    """The room's meta and a seat's documents as one move committed them, and that seat's
+    record and game, decoded (each used by at most one later move)."""
+
+    meta_doc: Doc
+    seat_doc: Doc
+    seat: Seat
+    game: Game
+
+
+def _dump(obj: Any) -> str:
+    return _enc.encode(obj).decode()
+
+
+def _conflict() -> ProtocolError:
+    return ProtocolError("busy", "the room is changing too fast to apply this; try again")
+
+
+class ServiceBase:
+    """The store, clock and timed events every action works with, and what the actions share."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], int] = now_ms,
+        countdown_ms: int = 3000,
+        on_deadline: Callable[[str, int, Callable[[str], Awaitable[object]]], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.countdown_ms = countdown_ms
+        self.on_deadline = on_deadline
+        #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
+        self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
+        #: Handles daily-challenge messages (set by race.daily).
+        self.daily: DailyHandler | None = None
+
+    # -- the end of a race ---------------------------------------------------------
+
+    async def end_if_done(self, code: str) -> bool:
+        """End a started race when every player is done or its time is up; True if it ended
+        now. Safe to call from any process at any time: only one commit can end a race."""
+        for _ in range(RETRIES):
+            docs = await self.store.read_all(code)
+            if "meta" not in docs:
+                return False
+            meta = META.decode(docs["meta"].data)
+            if meta.status != "started":
+                return False
+            seats = seats_of(docs, meta)
+            if not (phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
+                return False
+            meta.status, meta.ended_at = "over", self.clock()
+            expect = {name: doc.version for name, doc in docs.items() if name == "meta" or name.startswith("p:")}
+            after = {**docs, "meta": Doc(docs["meta"].version + 1, _dump(meta))}
+            ok = await self.store.commit(
+                code,
+                expect=expect,
+                write={"meta": _dump(meta)},
+                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+            )
+            if ok:
+                log.info("room %s: race over", code)
+                await self.store.list_remove(LISTING, code)
+                return True
+        raise _conflict()
+
+    # -- listings ------------------------------------------------------------------
+
+    async def live_rooms(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Listed rooms in the lobby or racing, for spectators to pick from."""
+        out = []
+        for code in await self.store.list_members(LISTING, time.time(), limit):
+            (doc,) = await self.store.read(code, ["meta"])
+            if doc is None:
+                continue
+            meta = META.decode(doc.data)
+            ph = phase(meta, self.clock())
+            if meta.listed and ph != "over":
+                out.append(
+                    {
+                        "code": code,
+                        "kind": meta.kind,
+                        "difficulty": meta.difficulty,
+                        "deal": meta.deal,
+                        "phase": ph,
+                        "players": len(meta.seats),
+                    }
+                )
+        return out
+
+    async def list_room(self, meta: Meta) -> None:
+        if meta.listed:
+            await self.store.list_add(LISTING, meta.code, time.time() + self.store.ttl)
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _not_seated(self, session: Session) -> None:
+        if session.role is not None:
+            raise ProtocolError("already_in_room", "this connection is already in a room; open a new one")
+
+    async def _room(self, code: str) -> dict[str, Doc]:
+        docs = await self.store.read_all(code)
+        if "meta" not in docs:
+            raise ProtocolError("unknown_room", f"there is no room {code!r} (it may have expired)")
+        return docs
+
+    async def _change_meta(
+        self,
+        session: Session,
+        change: Callable[[Meta, int], None],
+        reset: Callable[[Meta, Seat], None] | None = None,
+    ) -> Meta:
+        """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
+        seat) and commit, publishing the snapshot at that same instant; retried on concurrent
+        changes."""
+        assert session.room is not None
+        code = session.room
+        for _ in range(RETRIES):
+            docs = await self._room(code)
+            meta = META.decode(docs["meta"].data)
+            now = self.clock()
+            change(meta, now)
+            write = {"meta": _dump(meta)}
+            expect = {"meta": docs["meta"].version}
+            after = dict(docs)
+            after["meta"] = Doc(docs["meta"].version + 1, write["meta"])
+            if reset is not None:
+                for sid in meta.seats:
+                    key = seat_key(sid)
+                    seat = SEAT.decode(docs[key].data)
+                    reset(meta, seat)
+                    write[key] = _dump(seat)
+                    expect[key] = docs[key].version
+                    after[key] = Doc(docs[key].version + 1, write[key])
+            ok = await self.store.commit(
+                code,
+                expect=expect,
+                write=write,
+                publish=_dump({"type": "room", "room": room_view(after, now)}),
+            )
+            if ok:
+                self._schedule(after)
+                return meta
+        raise _conflict()
+
+    def _schedule(self, docs: dict[str, Doc]) -> None:
+        """Ask for the room's timed events: the start of the race (announced to everyone)
+        and the end of its time limit."""
+        if self.on_deadline is None or "meta" not in docs:
+            return
+        meta = META.decode(docs["meta"].data)
+        if phase(meta, self.clock()) == "countdown":
+            assert meta.start_at is not None
+            self.on_deadline(meta.code, meta.start_at, self.announce)
+        end = deadline(meta)
+        if end is not None:
+            self.on_deadline(meta.code, end, self.end_if_done)
+
+    async def announce(self, code: str) -> None:
+        """Publish the room's snapshot (e.g. when its countdown ends and the race begins)."""
+        docs = await self.store.read_all(code)
+        if "meta" in docs:
+            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
+
+    def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
+        seat = SEAT.decode(docs[seat_key(sid)].data)
+        game = Game.from_trusted_dict(seat.game)
+        msg: dict[str, Any] = {"type": "joined", "seat": sid}
+        if token is not None:
+            msg["token"] = token
+        msg["room"] = room_view(docs, self.clock())
+        msg["state"] = state_view(seat, game, docs[seat_key(sid)].version)
+        self._schedule(docs)
+        return msg

@@ -1,0 +1,52 @@
+"""The whole service: :class:`RaceService` composes the lobby and the race, and dispatches
+each client message to its action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from race import protocol as p
+from race.protocol import ProtocolError
+from race.service.base import Session
+from race.service.lobby import LobbyActions
+from race.service.race import RaceActions
+
+
+class RaceService(LobbyActions, RaceActions):
+    async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:
+        """Carry out one decoded client message; return the replies for its sender."""
+        match msg:
+            case p.Ping():
+                return [{"type": "pong", "server_time": self.clock()}]
+            case p.Create():
+                return await self.create(session, msg)
+            case p.Join():
+                return await self.join(session, msg)
+            case p.Resume():
+                return await self.resume(session, msg)
+            case p.Watch():
+                return await self.watch(session, msg)
+            case p.Daily() | p.Leaderboard():
+                if self.daily is None:
+                    raise ProtocolError("unavailable", "the daily challenge is not available on this server")
+                return await self.daily.handle(session, msg)
+        if session.role is None:
+            raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
+        if isinstance(msg, p.Sync):
+            return await self.sync(session)
+        if session.role != "player":
+            raise ProtocolError("spectator", "spectators cannot act in the race")
+        match msg:
+            case p.Ready():
+                return await self.ready(session, msg.ready)
+            case p.Start():
+                return await self.start(session)
+            case p.Play() | p.Undo() | p.Restart():
+                return await self.act(session, msg)
+            case p.Hint():
+                return await self.hint(session)
+            case p.Resign():
+                return await self.resign(session)
+            case p.Rematch():
+                return await self.rematch(session, msg.deal)
+        raise ProtocolError("unknown_type", "unhandled message")  # pragma: no cover

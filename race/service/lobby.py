@@ -1,0 +1,195 @@
+"""Entering a room (create, join, resume, watch) and its lobby (ready, start, rematch)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from race import protocol as p
+from race.engine import Game
+from race.protocol import ProtocolError
+from race.rooms import (
+    MAX_PLAYERS,
+    Meta,
+    Seat,
+    new_code,
+    new_token,
+    normalise_code,
+    phase,
+    random_deal,
+    seat_key,
+    token_key,
+)
+from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, log
+from race.store import Doc
+from race.views import META, room_view, seats_of
+
+
+class LobbyActions(ServiceBase):
+    """Entering a room, and the lobby before its race."""
+
+    # -- entering a room ------------------------------------------------------------
+
+    async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        name = p.clean_name(msg.name)
+        deal = msg.deal if msg.deal is not None else random_deal()
+        now = self.clock()
+        token = new_token()
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
+                code=code,
+                difficulty=msg.difficulty,
+                deal=deal,
+                host="s1",
+                created=now,
+                listed=msg.listed,
+                time_limit=msg.time_limit,
+                seats=["s1"],
+            )
+
+        code = (await self.open_room(session, meta_for, name, token)).code
+        log.info("room %s created (%s, deal %s)", code, msg.difficulty, deal)
+        docs = await self.store.read_all(code)
+        return [self.joined(docs, "s1", token)]
+
+    async def open_room(self, session: Session, meta_for: Callable[[str], Meta], name: str, token: str) -> Meta:
+        """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
+        found by ``token``; list it, and seat ``session`` there."""
+        for _ in range(RETRIES):
+            meta = meta_for(new_code())
+            seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
+            ok = await self.store.commit(
+                meta.code,
+                expect={"meta": 0},
+                write={"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"},
+            )
+            if ok:
+                break
+        else:
+            raise _conflict()
+        session.room, session.seat, session.role = meta.code, "s1", "player"
+        await self.list_room(meta)
+        return meta
+
+    async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        name = p.clean_name(msg.name)
+        token = new_token()
+        for _ in range(RETRIES):
+            docs = await self._room(code)
+            meta = META.decode(docs["meta"].data)
+            if phase(meta, self.clock()) != "lobby":
+                raise ProtocolError("already_started", "this race has already started; you can watch it")
+            if len(meta.seats) >= MAX_PLAYERS:
+                raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
+            seats = seats_of(docs, meta)
+            if any(s.name.casefold() == name.casefold() for s, _ in seats):
+                raise ProtocolError("name_taken", f"someone in this room is already called {name!r}")
+            sid = f"s{len(meta.seats) + 1}"
+            meta.seats.append(sid)
+            seat = Seat(seat=sid, name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
+            docs_after = {
+                **docs,
+                "meta": Doc(docs["meta"].version + 1, _dump(meta)),
+                seat_key(sid): Doc(1, _dump(seat)),
+            }
+            ok = await self.store.commit(
+                code,
+                expect={"meta": docs["meta"].version, seat_key(sid): 0},
+                write={"meta": _dump(meta), seat_key(sid): _dump(seat), token_key(token): sid},
+                publish=_dump({"type": "room", "room": room_view(docs_after, self.clock())}),
+            )
+            if ok:
+                break
+        else:
+            raise _conflict()
+        session.room, session.seat, session.role = code, sid, "player"
+        log.info("room %s: %s joined", code, sid)
+        docs = await self.store.read_all(code)
+        return [self.joined(docs, sid, token)]
+
+    async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        docs = await self._room(code)
+        tok = docs.get(token_key(msg.token))
+        if tok is None:
+            raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
+        sid = tok.data
+        session.room, session.seat, session.role = code, sid, "player"
+        reply = self.joined(docs, sid, None)
+        own = docs[seat_key(sid)]
+        if msg.version is not None and msg.version <= own.version:
+            missed = await self.store.log_since(code, seat_key(sid), msg.version)
+            if missed is not None:
+                reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
+        await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
+        return [reply]
+
+    async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        docs = await self._room(code)
+        session.room, session.role = code, "spectator"
+        self._schedule(docs)
+        return [{"type": "watching", "room": room_view(docs, self.clock())}]
+
+    # -- the lobby -----------------------------------------------------------------
+
+    async def ready(self, session: Session, ready: bool) -> list[dict[str, Any]]:
+        sid = session.seat
+        assert sid is not None
+
+        def change(meta: Meta, now: int) -> None:
+            if phase(meta, now) != "lobby":
+                raise ProtocolError("already_started", "the race has already started")
+            if ready and sid not in meta.ready:
+                meta.ready.append(sid)
+            if not ready and sid in meta.ready:
+                meta.ready.remove(sid)
+            if len(meta.seats) >= 2 and set(meta.ready) >= set(meta.seats):
+                self._begin(meta, now)
+
+        await self._change_meta(session, change)
+        return []
+
+    async def start(self, session: Session) -> list[dict[str, Any]]:
+        def change(meta: Meta, now: int) -> None:
+            if meta.host != session.seat:
+                raise ProtocolError("not_host", "only the host can start the race")
+            if phase(meta, now) != "lobby":
+                raise ProtocolError("already_started", "the race has already started")
+            self._begin(meta, now)
+
+        await self._change_meta(session, change)
+        return []
+
+    def _begin(self, meta: Meta, now: int) -> None:
+        meta.status = "started"
+        meta.start_at = now + self.countdown_ms
+        meta.ready = []
+
+    async def rematch(self, session: Session, deal: int | None) -> list[dict[str, Any]]:
+        new_deal = deal if deal is not None else random_deal()
+
+        def change(meta: Meta, now: int) -> None:
+            if meta.host != session.seat:
+                raise ProtocolError("not_host", "only the host can start a rematch")
+            if phase(meta, now) != "over":
+                raise ProtocolError("not_over", "a rematch can start only when the race is over")
+            meta.status, meta.round, meta.deal = "lobby", meta.round + 1, new_deal
+            meta.start_at = meta.ended_at = None
+            meta.ready = []
+
+        def reset(meta: Meta, seat: Seat) -> None:
+            seat.game = Game.deal(meta.deal, meta.difficulty).to_dict()
+            seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
+
+        meta = await self._change_meta(session, change, reset)
+        await self.list_room(meta)
+        return []

@@ -1,0 +1,170 @@
+"""The race: moves (play, undo, restart), sync, hints and resigning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from race import protocol as p
+from race.engine import Game, IllegalMove, InvalidMove
+from race.hub import not_to
+from race.protocol import ProtocolError
+from race.rooms import board, is_done, phase, progress, seat_key
+from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, log
+from race.store import Doc
+from race.views import META, SEAT, player_view, room_view, state_view
+
+
+class RaceActions(ServiceBase):
+    """The race: a player's moves, and what they may ask while it runs."""
+
+    # -- the race ------------------------------------------------------------------
+
+    async def act(self, session: Session, msg: p.Play | p.Undo | p.Restart) -> list[dict[str, Any]]:
+        code, sid = session.room, session.seat
+        assert code is not None and sid is not None
+        key = seat_key(sid)
+        guess, session.last_move = session.last_move, None
+        for _ in range(RETRIES):
+            if guess is not None:
+                meta_doc, seat_doc = guess.meta_doc, guess.seat_doc
+            else:
+                meta_doc, seat_doc = await self.store.read(code, ["meta", key])
+            if meta_doc is None or seat_doc is None:
+                raise ProtocolError("unknown_room", "this room no longer exists")
+            meta = META.decode(meta_doc.data)
+            now = self.clock()
+            ph = phase(meta, now)
+            if guess is not None and ph != "racing":
+                guess = None
+                continue  # refusals are decided on a fresh read, never on the guess
+            if ph in ("lobby", "countdown"):
+                raise ProtocolError("not_started", "the race has not started yet")
+            if ph == "over":
+                await self.end_if_done(code)
+                raise ProtocolError("race_over", "the race is over")
+            if guess is not None:
+                seat, game, guess = guess.seat, guess.game, None
+                if (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version:
+                    continue  # likewise a duplicate, a finished seat or a stale version
+            else:
+                seat = SEAT.decode(seat_doc.data)
+                game = Game.from_trusted_dict(seat.game)
+            if msg.id is not None and msg.id == seat.last_id:
+                return [state_view(seat, game, seat_doc.version, duplicate=True)]
+            if seat.finished_ms is not None:
+                raise ProtocolError("finished", "you have finished this race")
+            if seat.resigned:
+                raise ProtocolError("resigned", "you resigned from this race")
+            if msg.version != seat_doc.version:
+                raise ProtocolError(
+                    "stale",
+                    f"your state is version {msg.version}, the server's is {seat_doc.version}; "
+                    "the current state is attached",
+                    state=state_view(seat, game, seat_doc.version),
+                )
+            text = self._apply(game, msg)
+            if isinstance(msg, p.Play):
+                seat.moves += 1
+            seat.last_id = msg.id
+            write: dict[str, str] = {}
+            clock_starts = meta.start_at is None  # a daily attempt: the clock starts now
+            if clock_starts:
+                meta.start_at = now
+                write["meta"] = _dump(meta)
+            if game.is_won:
+                assert meta.start_at is not None
+                seat.finished_ms = now - meta.start_at
+            seat.game = game.to_dict_after(seat.game)
+            write[key] = _dump(seat)
+            version = seat_doc.version + 1
+            shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
+            event = {"type": "player", "player": player_view(seat, game, version, shown), "action": text}
+            ok = await self.store.commit(
+                code,
+                expect={"meta": meta_doc.version, key: seat_doc.version},
+                write=write,
+                log=(key, _dump({"version": version, "action": text})),
+                publish=not_to(session.conn_id, _dump(event)),  # the mover's reply is its state
+            )
+            if ok:
+                new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
+                session.last_move = LastMove(new_meta, Doc(version, write[key]), seat, game)
+                break
+        else:
+            raise _conflict()
+        if clock_starts:
+            docs = await self.store.read_all(code)
+            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
+        if seat.finished_ms is not None:
+            log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
+            if meta.kind == "daily" and self.on_daily_finish is not None:
+                await self.on_daily_finish(meta, seat)
+            await self.end_if_done(code)
+        return [state_view(seat, game, version, shown=shown)]
+
+    @staticmethod
+    def _apply(game: Game, msg: p.Play | p.Undo | p.Restart) -> str:
+        try:
+            if isinstance(msg, p.Play):
+                return str(game.play(msg.move))
+            if isinstance(msg, p.Undo):
+                return f"undo {game.undo()}"
+            game.restart()
+            return "restart"
+        except InvalidMove as exc:
+            raise ProtocolError("invalid_move", str(exc)) from None
+        except IllegalMove as exc:
+            raise ProtocolError("illegal_move", str(exc)) from None
+
+    async def sync(self, session: Session) -> list[dict[str, Any]]:
+        """The room as it is now, and for a player also their own state (e.g. after a
+        rematch, which deals every seat a new game, or after a ``resync``)."""
+        assert session.room is not None
+        docs = await self._room(session.room)
+        replies = [{"type": "room", "room": room_view(docs, self.clock())}]
+        if session.seat is not None:
+            key = seat_key(session.seat)
+            seat = SEAT.decode(docs[key].data)
+            replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version))
+        return replies
+
+    async def hint(self, session: Session) -> list[dict[str, Any]]:
+        assert session.room is not None and session.seat is not None
+        meta_doc, seat_doc = await self.store.read(session.room, ["meta", seat_key(session.seat)])
+        if meta_doc is None or seat_doc is None:
+            raise ProtocolError("unknown_room", "this room no longer exists")
+        if phase(META.decode(meta_doc.data), self.clock()) != "racing":
+            raise ProtocolError("not_racing", "hints are available while the race runs")
+        hint = Game.from_trusted_dict(SEAT.decode(seat_doc.data).game).hint()
+        return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
+
+    async def resign(self, session: Session) -> list[dict[str, Any]]:
+        code, sid = session.room, session.seat
+        assert code is not None and sid is not None
+        key = seat_key(sid)
+        for _ in range(RETRIES):
+            meta_doc, seat_doc = await self.store.read(code, ["meta", key])
+            if meta_doc is None or seat_doc is None:
+                raise ProtocolError("unknown_room", "this room no longer exists")
+            if phase(META.decode(meta_doc.data), self.clock()) not in ("racing", "countdown"):
+                raise ProtocolError("not_racing", "you can resign only while the race runs")
+            seat = SEAT.decode(seat_doc.data)
+            if is_done(seat):
+                raise ProtocolError("finished", "you are already out of this race")
+            seat.resigned = True
+            game = Game.from_trusted_dict(seat.game)
+            version = seat_doc.version + 1
+            event = {"type": "player", "player": player_view(seat, game, version), "action": "resign"}
+            ok = await self.store.commit(
+                code,
+                expect={"meta": meta_doc.version, key: seat_doc.version},
+                write={key: _dump(seat)},
+                log=(key, _dump({"version": version, "action": "resign"})),
+                publish=not_to(session.conn_id, _dump(event)),
+            )
+            if ok:
+                break
+        else:
+            raise _conflict()
+        await self.end_if_done(code)
+        return [state_view(seat, game, version)]
