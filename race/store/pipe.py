@@ -21,7 +21,7 @@ import asyncio
 import collections
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from redis.exceptions import BusyLoadingError, NoScriptError, ResponseError
@@ -194,13 +194,16 @@ class _Protocol(asyncio.Protocol):
                 fut.set_exception(exc)
 
 
-class RedisPipe:
-    """One shared connection to the Redis of a ``redis://[[user]:password@]host[:port][/db]``
-    URL, opened on first use and again after it is lost."""
+_P = TypeVar("_P", "_Protocol", "_SubProtocol")
 
-    RETRIES = 2
 
-    def __init__(self, url: str, *, timeout: float = 5.0, connect_timeout: float = 5.0) -> None:
+class _Connection(Generic[_P]):
+    """What the command and the pub/sub connection share: the ``redis://`` URL's address and
+    credentials, and one connection opened on first use and again after it is lost, whose
+    connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish within
+    ``connect_timeout``."""
+
+    def __init__(self, url: str, connect_timeout: float) -> None:
         parts = urlsplit(url)
         if parts.scheme != "redis":
             raise ValueError(f"the lean connection needs a redis:// URL, not {parts.scheme}://")
@@ -209,11 +212,25 @@ class RedisPipe:
         self.db = int(parts.path.strip("/") or 0)
         self.username = unquote(parts.username) if parts.username else None
         self.password = unquote(parts.password) if parts.password else None
-        self.timeout, self.connect_timeout = timeout, connect_timeout
-        self._proto: _Protocol | None = None
+        self.connect_timeout = connect_timeout
+        self._proto: _P | None = None
         self._lock = asyncio.Lock()
 
-    async def _connection(self) -> _Protocol:
+    def _protocol(self) -> _P:
+        """A protocol instance for a new connection."""
+        raise NotImplementedError
+
+    async def _handshake(self, proto: _P) -> None:
+        """Prepare a new connection before anything else uses it."""
+        raise NotImplementedError
+
+    def _auth(self) -> tuple[Any, ...] | None:
+        """The ``AUTH`` command for the URL's credentials, if it has any."""
+        if self.password is None:
+            return None
+        return ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
+
+    async def _connection(self) -> _P:
         proto = self._proto
         if proto is not None and not proto.closed:
             return proto
@@ -221,14 +238,36 @@ class RedisPipe:
             if self._proto is None or self._proto.closed:
                 loop = asyncio.get_running_loop()
                 async with asyncio.timeout(self.connect_timeout):
-                    _, proto = await loop.create_connection(lambda: _Protocol(self.timeout), self.host, self.port)
-                    if self.password is not None:
-                        auth = (self.username, self.password) if self.username else (self.password,)
-                        await proto.call(("AUTH", *auth))
-                    if self.db:
-                        await proto.call(("SELECT", self.db))
+                    _, proto = await loop.create_connection(self._protocol, self.host, self.port)
+                    await self._handshake(proto)
                 self._proto = proto
             return self._proto
+
+    async def close(self) -> None:
+        proto, self._proto = self._proto, None
+        if proto is not None and proto.transport is not None:
+            proto.transport.close()
+
+
+class RedisPipe(_Connection[_Protocol]):
+    """One shared connection to the Redis of a ``redis://[[user]:password@]host[:port][/db]``
+    URL, opened on first use and again after it is lost."""
+
+    RETRIES = 2
+
+    def __init__(self, url: str, *, timeout: float = 5.0, connect_timeout: float = 5.0) -> None:
+        super().__init__(url, connect_timeout)
+        self.timeout = timeout
+
+    def _protocol(self) -> _Protocol:
+        return _Protocol(self.timeout)
+
+    async def _handshake(self, proto: _Protocol) -> None:
+        auth = self._auth()
+        if auth is not None:
+            await proto.call(auth)
+        if self.db:
+            await proto.call(("SELECT", self.db))
 
     async def execute(self, *args: Any) -> Any:
         """Send one command and return its reply (a str, int, list or None)."""
@@ -254,11 +293,6 @@ class RedisPipe:
             return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
         except NoScriptError:
             return await self.execute("EVAL", script, len(keys), *keys, *args)
-
-    async def close(self) -> None:
-        proto, self._proto = self._proto, None
-        if proto is not None and proto.transport is not None:
-            proto.transport.close()
 
 
 _LOST = object()
@@ -320,7 +354,7 @@ class _SubProtocol(asyncio.Protocol):
         self.queue.put_nowait(_LOST)
 
 
-class RedisSubscriber:
+class RedisSubscriber(_Connection[_SubProtocol]):
     """Pub/sub on a lean connection of its own (``SUBSCRIBE``; not for Redis Cluster).
 
     :meth:`messages` yields ``(channel, message)``; when the connection was lost while
@@ -329,39 +363,29 @@ class RedisSubscriber:
     lost, so clients must resync."""
 
     def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
-        conn = RedisPipe(url)
-        self.host, self.port, self.username, self.password = conn.host, conn.port, conn.username, conn.password
-        self.connect_timeout = connect_timeout
+        super().__init__(url, connect_timeout)
         self.channels: set[str] = set()
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._proto: _SubProtocol | None = None
-        self._lock = asyncio.Lock()
 
     @property
     def subscribed(self) -> bool:
         return bool(self.channels)
 
-    async def _connection(self) -> _SubProtocol:
-        proto = self._proto
-        if proto is not None and not proto.closed:
-            return proto
-        async with self._lock:
-            if self._proto is None or self._proto.closed:
-                loop = asyncio.get_running_loop()
-                async with asyncio.timeout(self.connect_timeout):
-                    _, proto = await loop.create_connection(lambda: _SubProtocol(self.queue), self.host, self.port)
-                    if self.password is not None:
-                        auth = ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
-                        proto.send(auth)
-                    if self.channels:
-                        proto.send(("SUBSCRIBE", *sorted(self.channels)))
-                    try:
-                        await proto.sync()  # subscribed for real: nothing published from now on is missed
-                    except BaseException:
-                        proto.transport.abort()
-                        raise
-                self._proto = proto
-            return self._proto
+    def _protocol(self) -> _SubProtocol:
+        return _SubProtocol(self.queue)
+
+    async def _handshake(self, proto: _SubProtocol) -> None:
+        # No SELECT: pub/sub channels do not belong to a database.
+        auth = self._auth()
+        if auth is not None:
+            proto.send(auth)
+        if self.channels:
+            proto.send(("SUBSCRIBE", *sorted(self.channels)))
+        try:
+            await proto.sync()  # subscribed for real: nothing published from now on is missed
+        except BaseException:
+            proto.transport.abort()
+            raise
 
     async def subscribe(self, channel: str) -> None:
         self.channels.add(channel)
@@ -410,8 +434,3 @@ class RedisSubscriber:
                     lost = True
                 continue
             yield item
-
-    async def close(self) -> None:
-        proto, self._proto = self._proto, None
-        if proto is not None and proto.transport is not None:
-            proto.transport.close()
