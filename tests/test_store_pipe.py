@@ -117,6 +117,31 @@ async def test_a_silent_server_times_out_and_the_connection_is_replaced() -> Non
         await server.wait_closed()
 
 
+async def test_a_refused_login_closes_its_connection() -> None:
+    closed = asyncio.Event()
+
+    async def refusing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1024)  # the AUTH command
+        writer.write(b"-WRONGPASS invalid username-password pair\r\n")
+        await writer.drain()
+        if await reader.read(1024) == b"":  # the client hung up instead of keeping the socket
+            closed.set()
+        writer.close()
+
+    port = free_port()
+    server = await asyncio.start_server(refusing, "127.0.0.1", port)
+    pipe = RedisPipe(f"redis://:wrong@127.0.0.1:{port}/0", timeout=5.0)
+    try:
+        with pytest.raises(ResponseError, match="WRONGPASS"):
+            await pipe.execute("PING")
+        async with asyncio.timeout(5):
+            await closed.wait()
+    finally:
+        await pipe.close()
+        server.close()
+        await server.wait_closed()
+
+
 async def next_message(messages: Any, timeout: float = 10.0) -> tuple[str, str]:
     async with asyncio.timeout(timeout):
         return await anext(messages)  # type: ignore[no-any-return]

@@ -239,7 +239,12 @@ class _Connection(Generic[_P]):
                 loop = asyncio.get_running_loop()
                 async with asyncio.timeout(self.connect_timeout):
                     _, proto = await loop.create_connection(self._protocol, self.host, self.port)
-                    await self._handshake(proto)
+                    try:
+                        await self._handshake(proto)
+                    except BaseException:  # refused (e.g. a wrong password) or timed out: not kept
+                        if proto.transport is not None:
+                            proto.transport.close()
+                        raise
                 self._proto = proto
             return self._proto
 
