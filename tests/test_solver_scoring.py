@@ -8,7 +8,7 @@ import pytest
 
 from race.engine import Game
 from race.solver import scoring
-from race.solver.scoring import AFTER_BIT, NEXT_BIT, SCORERS, make_scorer, pile_depths
+from race.solver.scoring import AFTER_BIT, NEXT_BIT, SCORERS, ScoreMemo, make_scorer
 from race.solver.search import NEED, Piles, apply, ordered_moves
 
 WEIGHTS: list[dict[str, int]] = [
@@ -80,25 +80,26 @@ def test_the_wanted_card_bits_are_the_searchs_need_table() -> None:
 @pytest.mark.parametrize("weights", WEIGHTS)
 def test_the_memoized_scorer_equals_the_plain_sum(weights: dict[str, int]) -> None:
     scorer = make_scorer(**weights)
-    depths = pile_depths(9)  # shared across positions, as in a beam
+    memo = ScoreMemo(9)  # shared across positions, as in a beam
     positions = wandering_positions(300, seed=sum(weights.values()))
     assert any(b"" in piles for piles, _, _ in positions)
     assert any(max(map(len, piles)) > 8 for piles, _, _ in positions)
     for piles, fnd, shuffles in positions:
-        assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles, **weights)
+        assert scorer(piles, bytes(fnd), shuffles, memo) == plain_score(piles, fnd, shuffles, **weights)
 
 
 def test_the_portfolio_is_the_plain_sum_with_its_weights() -> None:
-    depths = pile_depths(9)
+    memo = ScoreMemo(9)  # shared by the heuristics too
     for piles, fnd, shuffles in wandering_positions(100, seed=5):
         for scorer, weights in zip(SCORERS, WEIGHTS[:4], strict=True):
-            assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles, **weights)
+            assert scorer(piles, bytes(fnd), shuffles, memo) == plain_score(piles, fnd, shuffles, **weights)
 
 
 def test_full_memos_are_emptied_and_still_score_right(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scoring, "MEMO_CAP", 5)
     scorer = make_scorer()
-    depths = pile_depths(9)
+    memo = ScoreMemo(9)
     for piles, fnd, shuffles in wandering_positions(60, seed=8):
-        assert scorer(piles, bytes(fnd), shuffles, depths) == plain_score(piles, fnd, shuffles)
-        assert all(len(memo) <= 5 for memo in depths)
+        assert scorer(piles, bytes(fnd), shuffles, memo) == plain_score(piles, fnd, shuffles)
+        assert len(memo.wanted) <= 5
+        assert all(len(piles) <= 5 for piles in memo.depths)

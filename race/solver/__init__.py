@@ -21,7 +21,7 @@ from typing import Literal
 
 from race.engine import Game, IllegalMove
 
-from .scoring import SCORERS
+from .scoring import SCORERS, ScoreMemo
 from .search import EXHAUSTED, WON, Budget, beam, dfs, move_text
 
 Status = Literal["won", "unsolvable", "unknown"]
@@ -91,6 +91,7 @@ def solve(
     result, line = dfs(piles, fnd, shuffles, dfs_budget)
     budget.nodes = dfs_budget.nodes
     width, turn = FIRST_WIDTH, 0
+    memo = ScoreMemo(shuffles)  # the beams' shared scoring memos
     while True:
         if result == WON:
             return finish("won", _checked(game, [move_text(m) for m in line]))
@@ -98,7 +99,7 @@ def solve(
             return finish("unsolvable", [])
         if budget.spent():
             return finish("unknown", [])
-        result, line = beam(piles, fnd, shuffles, width, budget, scorer=SCORERS[turn % len(SCORERS)])
+        result, line = beam(piles, fnd, shuffles, width, budget, scorer=SCORERS[turn % len(SCORERS)], memo=memo)
         turn += 1
         if turn % len(SCORERS) == 0:
             width *= WIDTH_GROWTH

@@ -2,10 +2,11 @@
 
 A position is scored as in :mod:`race.solver.search` (``piles`` a list of 16 ``bytes``, card
 indexes bottom to top), except that the foundation counts come as ``bytes`` (they key a memo).
-Scoring is most of a beam's work per position, so it is built from two memos: per pile (and
-shuffles left) the depths of its cards packed into one int (:class:`PileDepths`), and per
-foundation counts the cards they want; a position then costs a look-up per pile and a few
-big-int operations, and scores exactly what the plain sum over piles and cards would.
+Scoring is most of a beam's work per position, so it is built from two memos (a
+:class:`ScoreMemo` per search): per pile (and shuffles left) the depths of its cards packed into
+one int (:class:`PileDepths`), and per foundation counts the cards they want (:class:`Wanted`);
+a position then costs a look-up per pile and a few big-int operations, and scores exactly what
+the plain sum over piles and cards would.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ NEXT_BIT: tuple[tuple[int, ...], ...] = tuple(
     tuple(0 if n >= 13 else 1 << ((f & 3) * 13 + (n if f < 4 else 12 - n)) for n in range(14)) for f in range(8)
 )
 AFTER_BIT: tuple[tuple[int, ...], ...] = tuple((*NEXT_BIT[f][1:], 0) for f in range(8))
-#: The memory bound of each scoring memo (entries; a few hundred bytes each).
+#: The memory bound of each scoring memo (entries; a few hundred bytes each; a search meets far fewer piles).
 MEMO_CAP = 200_000
 
 
@@ -66,12 +67,42 @@ class PileDepths(dict[bytes, int]):
         return bits
 
 
-def pile_depths(shuffles: int) -> list[PileDepths]:
-    """Fresh :class:`PileDepths` memos for every number of shuffles left up to ``shuffles``."""
-    return [PileDepths(s) for s in range(shuffles + 1)]
+#: Times a card mask: that mask at every depth level.
+SPREAD = sum(1 << (52 * level) for level in range(MAX_DEPTH))
 
 
-Scorer = Callable[[Piles, bytes, int, list[PileDepths]], int]
+class Wanted(dict[bytes, tuple[int, int, int, int, int]]):
+    """A memo, per foundation counts (as bytes), of the cards they want.
+
+    ``wanted[fnd]`` is ``(cards, first, second, firsts, seconds)``: the cards on the
+    foundations, the cards some foundation takes next and the other cards some foundation takes
+    after that (each as a mask at every level of :class:`PileDepths`), and how many of each.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, fnd: bytes) -> tuple[int, int, int, int, int]:
+        if len(self) >= MEMO_CAP:
+            self.clear()
+        first = reduce(or_, map(getitem, NEXT_BIT, fnd))
+        second = reduce(or_, map(getitem, AFTER_BIT, fnd)) & ~first
+        entry = self[fnd] = sum(fnd), first * SPREAD, second * SPREAD, first.bit_count(), second.bit_count()
+        return entry
+
+
+class ScoreMemo:
+    """The memos one search scores with (whatever its heuristics): :class:`Wanted` and, per
+    number of shuffles left up to ``shuffles``, :class:`PileDepths`. It lives as long as the
+    search, so its memory goes with it."""
+
+    __slots__ = ("depths", "wanted")
+
+    def __init__(self, shuffles: int) -> None:
+        self.depths = [PileDepths(s) for s in range(shuffles + 1)]
+        self.wanted = Wanted()
+
+
+Scorer = Callable[[Piles, bytes, int, ScoreMemo], int]
 
 
 def make_scorer(foundation: int = 40, shuffle: int = 20, nxt: int = 2, after: int = 1, empty: int = 4) -> Scorer:
@@ -83,32 +114,24 @@ def make_scorer(foundation: int = 40, shuffle: int = 20, nxt: int = 2, after: in
     ``empty`` per empty pile and ``2 * shuffle`` per shuffle in hand. The heuristic only orders
     the search; it never affects what the search may conclude.
 
-    The scorer is called as ``score(piles, fnd, shuffles, depths)`` with ``fnd`` the foundation
-    counts as bytes and ``depths`` from :func:`pile_depths` (reused across calls: it memoizes
-    the piles). It memoizes the wanted cards per foundation counts, so a position costs a memo
-    look-up per pile and a few big-int operations.
+    The scorer is called as ``score(piles, fnd, shuffles, memo)`` with ``fnd`` the foundation
+    counts as bytes and ``memo`` a :class:`ScoreMemo` for at least ``shuffles`` shuffles, reused
+    across calls. A position then costs a memo look-up per pile and a few big-int operations:
+    a wanted card's depth is :data:`MAX_DEPTH` less the levels of the piles' or-ed depths
+    holding it.
     """
     weight = 2 * shuffle
-    spread = sum(1 << (52 * level) for level in range(MAX_DEPTH))  # times a card mask: that mask at every level
-    #: Per foundation counts: the part of the score they fix alone, and the wanted cards' masks
-    #: (at every level) for ``nxt`` and for ``after``: each level a wanted card reaches adds its weight.
-    wanted: dict[bytes, tuple[int, int, int]] = {}
+    missing = MAX_DEPTH * nxt, MAX_DEPTH * after  # the penalty of a wanted card at no level
 
-    def score(piles: Piles, fnd: bytes, shuffles: int, depths: list[PileDepths]) -> int:
-        entry = wanted.get(fnd)
-        if entry is None:
-            if len(wanted) >= MEMO_CAP:
-                wanted.clear()
-            first = reduce(or_, map(getitem, NEXT_BIT, fnd))
-            second = reduce(or_, map(getitem, AFTER_BIT, fnd)) & ~first
-            base = foundation * sum(fnd) - MAX_DEPTH * (nxt * first.bit_count() + after * second.bit_count())
-            entry = wanted[fnd] = base, first * spread, second * spread
-        base, first, second = entry
-        reached = reduce(or_, map(depths[shuffles].__getitem__, piles))
+    def score(piles: Piles, fnd: bytes, shuffles: int, memo: ScoreMemo) -> int:
+        cards, first, second, firsts, seconds = memo.wanted[fnd]
+        reached = reduce(or_, map(memo.depths[shuffles].__getitem__, piles))
         return (
-            base
+            foundation * cards
             + nxt * (first & reached).bit_count()
             + after * (second & reached).bit_count()
+            - missing[0] * firsts
+            - missing[1] * seconds
             + empty * piles.count(b"")
             + weight * shuffles
         )

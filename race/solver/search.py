@@ -20,7 +20,7 @@ from operator import getitem
 
 from race.engine import FOUNDATIONS
 
-from .scoring import Scorer, pile_depths, score
+from .scoring import ScoreMemo, Scorer, score
 
 TO_FND, PILE, GIVE, SHUFFLE = 0, 1, 2, 3
 TOTAL_CARDS = 104
@@ -281,6 +281,7 @@ def beam(
     budget: Budget,
     table_cap: int = TABLE_CAP,
     scorer: Scorer = score,
+    memo: ScoreMemo | None = None,
 ) -> tuple[str, list[Move]]:
     """Breadth-first search keeping the ``width`` best positions of each depth.
 
@@ -290,7 +291,8 @@ def beam(
     ``(LIMIT, [])``.
 
     "Best" is by ``scorer`` (see :mod:`race.solver.scoring`), ties in the order generated; the
-    positions of a depth are scored only when there are more than ``width`` of them. Every
+    positions of a depth are scored only when there are more than ``width`` of them, with
+    ``memo`` (a fresh one by default; beams from one position may share one). Every
     generated position counts as a node, including those the table prunes.
     """
     if sum(fnd) == TOTAL_CARDS:
@@ -303,10 +305,11 @@ def beam(
     Entry = tuple[Piles, list[int], bytes, int, Parent]
     layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, None)]
     complete = True
-    depths = pile_depths(shuffles)
+    if memo is None:
+        memo = ScoreMemo(shuffles)
 
     def rank(entry: Entry) -> int:
-        return scorer(entry[0], entry[2], entry[3], depths)
+        return scorer(entry[0], entry[2], entry[3], memo)
 
     intact = 1  # layer ends since the table was last emptied (the start's key went in before any)
     nodes = budget.nodes
