@@ -316,9 +316,9 @@ def beam(
     while layer:
         following: list[Entry] = []
         for ps, fs, fk, sh, parent in layer:
-            # The move back to the parent's parent leads to a position the table holds with as
-            # many shuffles left, unless it was emptied since that went in: the child would be
-            # pruned, so it is only counted.
+            # The move undoing the one that led here goes back to this position's parent, which
+            # the table holds with as many shuffles left unless it was emptied since that went
+            # in (two layer ends ago): the table would prune that child, so it is only counted.
             back = reversal(parent[0]) if parent is not None and intact >= 2 else None
             for move in ordered_moves(ps, fs, sh):
                 nodes += 1
