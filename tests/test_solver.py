@@ -148,6 +148,27 @@ def test_a_spent_node_limit_gives_unknown_never_a_guess() -> None:
     assert solution.nodes >= 2_000
 
 
+def test_a_shared_budget_counts_on_and_stops_at_the_smaller_limit() -> None:
+    whole = Budget(None, 1_000)
+    whole.nodes = 300
+    part = whole.share(500)
+    assert (part.nodes, part.node_limit, part.deadline) == (300, 800, None)
+    part.nodes = 800
+    assert part.spent() and not whole.spent()
+    assert whole.share(5_000).node_limit == 1_000  # never past the whole budget
+    assert Budget(None, None).share(10).node_limit == 10
+
+
+def test_each_heuristic_gets_its_turn_within_the_budget() -> None:
+    # Medium deal 637: the first heuristic's beam wanders without winning while the fourth's
+    # wins at width 48 within about 55,000 nodes. Uncapped, the first beam took the whole
+    # budget of three million nodes; with each beam capped, the fourth gets its turn early.
+    game = Game.deal(637, "medium")
+    solution = solve(game, time_limit=None, node_limit=1_000_000)
+    assert solution.status == "won"
+    assert replays_to_win(game, solution.moves)
+
+
 def test_a_short_time_limit_gives_unknown_on_a_hard_deal() -> None:
     solution = solve(Game.deal(1, "hard"), time_limit=0.2)
     assert solution.status == "unknown"

@@ -33,6 +33,12 @@ DFS_SHARE = 0.03
 #: The first beam width; after each heuristic had a turn the width grows by WIDTH_GROWTH.
 FIRST_WIDTH = 48
 WIDTH_GROWTH = 2
+#: The nodes a beam may spend per unit of its width before the next heuristic takes its turn.
+#: A beam ends by itself only when every position of a depth was seen before, and a narrow one
+#: can go on finding new positions long after a winning line's length: with no cap the first
+#: heuristic's beam could take the whole budget. A winning beam of width 48 on a medium deal
+#: typically needs 1,000-1,500 nodes per unit of width.
+BEAM_NODES_PER_WIDTH = 3000
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +76,8 @@ def solve(
     The plan: a depth-first search over every move (it decides small positions outright and
     follows the hint order straight to a win in many easy deals) gets a share of the budget;
     then beam searches of growing width (each width once per heuristic in
-    :data:`race.solver.scoring.SCORERS`) look for a win. A beam that never had to drop a
+    :data:`race.solver.scoring.SCORERS`, each beam for at most :data:`BEAM_NODES_PER_WIDTH`
+    nodes per unit of width) look for a win. A beam that never had to drop a
     position was a complete breadth-first search, which is a proof of unwinnability just as an
     exhausted depth-first search is.
     """
@@ -99,7 +106,9 @@ def solve(
             return finish("unsolvable", [])
         if budget.spent():
             return finish("unknown", [])
-        result, line = beam(piles, fnd, shuffles, width, budget, scorer=SCORERS[turn % len(SCORERS)], memo=memo)
+        turn_budget = budget.share(width * BEAM_NODES_PER_WIDTH)
+        result, line = beam(piles, fnd, shuffles, width, turn_budget, scorer=SCORERS[turn % len(SCORERS)], memo=memo)
+        budget.nodes = turn_budget.nodes
         turn += 1
         if turn % len(SCORERS) == 0:
             width *= WIDTH_GROWTH

@@ -195,6 +195,17 @@ class Budget:
         self.node_limit = node_limit
         self.nodes = 0
 
+    def share(self, nodes: int) -> Budget:
+        """A budget for part of this one's work: the same deadline, at most ``nodes`` more
+        nodes (and never past this one's node limit), counting on from this one's nodes. The
+        caller adds its ``nodes`` back when the part is done."""
+        limit = self.nodes + nodes
+        if self.node_limit is not None:
+            limit = min(limit, self.node_limit)
+        part = Budget(self.deadline, limit)
+        part.nodes = self.nodes
+        return part
+
     def spent(self) -> bool:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             return True
