@@ -74,21 +74,11 @@ def is_reversal(prev: Move | None, move: Move, piles: Piles, fnd: list[int]) -> 
     one ``prev`` moved, since ``prev`` left it on top of its target. Pruning these is sound: the
     previous position is on the search path (or already searched) with the same shuffles left.
     """
-    if prev is None:
-        return False
-    pk, pa, pb = prev
-    kind, a, b = move
-    if pk == PILE:
-        return kind == PILE and a == pb and b == pa
-    if pk == TO_FND:
-        return kind == GIVE and a == pb and b == pa
-    if pk == GIVE:
-        return kind == TO_FND and a == pb and b == pa
-    return False
+    return prev is not None and move == reversal(prev)
 
 
 def reversal(move: Move) -> Move | None:
-    """The move that exactly undoes ``move`` (as in :func:`is_reversal`); ``None`` for a shuffle."""
+    """The move that exactly undoes ``move`` (see :func:`is_reversal`); ``None`` for a shuffle."""
     kind, a, b = move
     if kind == PILE:
         return PILE, b, a
