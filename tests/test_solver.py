@@ -4,12 +4,14 @@ rule is sound, pinned deals keep their results, and the CLI commands work."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from race import solver
 from race.engine import Game
-from race.solver import Solution, solve
-from race.solver.scoring import SCORERS
+from race.solver import BEAM_NODES_PER_WIDTH, FIRST_WIDTH, WIDTH_GROWTH, Solution, solve
+from race.solver.scoring import SCORERS, Scorer, make_scorer
 from race.solver.search import (
     EXHAUSTED,
     GIVE,
@@ -20,6 +22,7 @@ from race.solver.search import (
     TOP,
     WON,
     Budget,
+    Piles,
     apply,
     beam,
     dfs,
@@ -160,13 +163,30 @@ def test_a_shared_budget_counts_on_and_stops_at_the_smaller_limit() -> None:
 
 
 def test_each_heuristic_gets_its_turn_within_the_budget() -> None:
-    # Medium deal 637: the first heuristic's beam wanders without winning while the fourth's
-    # wins at width 48 within about 55,000 nodes. Uncapped, the first beam took the whole
-    # budget of three million nodes; with each beam capped, the fourth gets its turn early.
+    # Medium deal 637: some heuristics' beams wander for hundreds of thousands of nodes without
+    # winning (uncapped, the one that first did took the whole budget of three million nodes)
+    # while others win at width 48 within about 60,000.
     game = Game.deal(637, "medium")
     solution = solve(game, time_limit=None, node_limit=1_000_000)
     assert solution.status == "won"
     assert replays_to_win(game, solution.moves)
+
+
+def test_every_beam_is_capped_and_the_heuristics_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    turns: list[tuple[int, int, Scorer]] = []
+
+    def recording_beam(piles: Piles, fnd: list[int], shuffles: int, width: int, budget: Budget, **kw: Any) -> Any:
+        assert budget.node_limit is not None
+        turns.append((width, budget.node_limit - budget.nodes, kw["scorer"]))
+        return beam(piles, fnd, shuffles, width, budget, **kw)
+
+    monkeypatch.setattr(solver, "beam", recording_beam)
+    rounds = len(SCORERS) * FIRST_WIDTH * BEAM_NODES_PER_WIDTH
+    solution = solve(Game.deal(14, "hard"), time_limit=None, node_limit=rounds + 200_000)
+    assert solution.status == "unknown"  # so every turn below ran out of its share
+    assert [t[2] for t in turns[: len(SCORERS) + 1]] == [*SCORERS, SCORERS[0]]
+    assert [t[0] for t in turns[: len(SCORERS) + 1]] == [FIRST_WIDTH] * len(SCORERS) + [FIRST_WIDTH * WIDTH_GROWTH]
+    assert all(allowed <= width * BEAM_NODES_PER_WIDTH for width, allowed, _ in turns)
 
 
 def test_a_short_time_limit_gives_unknown_on_a_hard_deal() -> None:
@@ -437,6 +457,7 @@ def test_a_beam_whose_table_overflows_still_only_wins_with_lines_that_replay() -
     game = Game.deal(70, "hard")
     piles = [bytes(p) for p in game._piles]
     budget = Budget(None, 150_000)
-    result, line = beam(piles, list(game._fnd), game.shuffles_left, 96, budget, table_cap=3_000, scorer=SCORERS[0])
+    scorer = make_scorer(foundation=15)
+    result, line = beam(piles, list(game._fnd), game.shuffles_left, 96, budget, table_cap=3_000, scorer=scorer)
     assert result == WON
     assert replays_to_win(game, [move_text(m) for m in line])

@@ -8,7 +8,7 @@ import pytest
 
 from race.engine import Game
 from race.solver import scoring
-from race.solver.scoring import AFTER_BIT, NEXT_BIT, SCORERS, ScoreMemo, make_scorer
+from race.solver.scoring import AFTER_BIT, NEXT_BIT, PORTFOLIO, SCORERS, ScoreMemo, make_scorer
 from race.solver.search import NEED, Piles, apply, ordered_moves
 
 WEIGHTS: list[dict[str, int]] = [
@@ -16,6 +16,7 @@ WEIGHTS: list[dict[str, int]] = [
     {"foundation": 20},
     {},
     {"foundation": 15, "nxt": 3, "after": 2},
+    {"foundation": 25, "shuffle": 60, "empty": -12},
     {"foundation": 7, "shuffle": 3, "nxt": 5, "after": 5, "empty": 11},
 ]
 
@@ -91,7 +92,7 @@ def test_the_memoized_scorer_equals_the_plain_sum(weights: dict[str, int]) -> No
 def test_the_portfolio_is_the_plain_sum_with_its_weights() -> None:
     memo = ScoreMemo(9)  # shared by the heuristics too
     for piles, fnd, shuffles in wandering_positions(100, seed=5):
-        for scorer, weights in zip(SCORERS, WEIGHTS[:4], strict=True):
+        for scorer, weights in zip(SCORERS, PORTFOLIO, strict=True):
             assert scorer(piles, bytes(fnd), shuffles, memo) == plain_score(piles, fnd, shuffles, **weights)
 
 
