@@ -325,9 +325,14 @@ def beam(
                 nodes += 1
                 if move == back:
                     continue
-                kind = move[0]
+                kind, a, b = move
                 p2 = ps.copy()
-                if kind in (PILE, SHUFFLE):
+                if kind == PILE:  # the commonest move, played here as apply would
+                    f2, k2, s2 = fs, fk, sh
+                    src = p2[a]
+                    p2[b] += src[-1:]
+                    p2[a] = src[:-1]
+                elif kind == SHUFFLE:
                     f2, k2 = fs, fk  # apply leaves the foundations be
                     s2 = sh + apply(p2, f2, move)
                 else:
