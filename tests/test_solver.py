@@ -3,6 +3,7 @@ rule is sound, pinned deals keep their results, and the CLI commands work."""
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -187,6 +188,27 @@ def test_every_beam_is_capped_and_the_heuristics_take_turns(monkeypatch: pytest.
     assert [t[2] for t in turns[: len(SCORERS) + 1]] == [*SCORERS, SCORERS[0]]
     assert [t[0] for t in turns[: len(SCORERS) + 1]] == [FIRST_WIDTH] * len(SCORERS) + [FIRST_WIDTH * WIDTH_GROWTH]
     assert all(allowed <= width * BEAM_NODES_PER_WIDTH for width, allowed, _ in turns)
+
+
+def test_the_cyclic_collector_is_paused_while_searching_and_restored_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    during: list[bool] = []
+
+    def recording_beam(*args: Any, **kw: Any) -> Any:
+        during.append(gc.isenabled())
+        return beam(*args, **kw)
+
+    monkeypatch.setattr(solver, "beam", recording_beam)
+    gc.collect()
+    assert solve(Game.deal(14, "hard"), time_limit=None, node_limit=150_000).status == "unknown"
+    assert during and not any(during)
+    assert gc.isenabled()
+    assert gc.collect() == 0  # the search made no reference cycles for the paused collector to miss
+    gc.disable()
+    try:
+        solve(Game.deal(3, "easy"), time_limit=None, node_limit=50_000)
+        assert not gc.isenabled()  # a caller's choice is left as it was
+    finally:
+        gc.enable()
 
 
 def test_a_short_time_limit_gives_unknown_on_a_hard_deal() -> None:

@@ -15,7 +15,10 @@ True
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -83,6 +86,30 @@ def solve(
     position was a complete breadth-first search, which is a proof of unwinnability just as an
     exhausted depth-first search is.
     """
+    with _collector_paused():
+        return _solve(game, time_limit, node_limit)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, as long as the search runs.
+
+    The search makes no reference cycles (its positions, lines and memos are plain tuples,
+    lists, bytes and dicts), so reference counting frees all it drops; but it makes millions of
+    tuples and lists, and the collector would walk its ever larger tables again and again: with
+    it on, a hard deal's search went 17-37% slower. The collector is switched back on (if it was)
+    however the search ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _solve(game: Game, time_limit: float | None, node_limit: int | None) -> Solution:
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     budget = Budget(deadline, node_limit)
