@@ -16,6 +16,7 @@ legal with more (shuffles left only ever enable the shuffle move).
 from __future__ import annotations
 
 import time
+from itertools import chain
 from operator import getitem
 
 from race.engine import FOUNDATIONS
@@ -41,6 +42,10 @@ NEED: tuple[tuple[int, ...], ...] = tuple(
 #: TOP[f][n]: the top card of foundation ``f`` holding ``n`` cards (``n`` >= 1).
 TOP: tuple[tuple[int, ...], ...] = tuple(
     tuple(-1 if n == 0 else (f & 3) * 13 + (n - 1 if f < 4 else 13 - n) for n in range(14)) for f in range(8)
+)
+#: GIVES[f][n]: ``(f, t)`` for each card ``t`` foundation ``f`` holding ``n`` cards may give its top card onto.
+GIVES: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(() if n < 2 else tuple((f, t) for t in NEIGHBOURS[TOP[f][n]]) for n in range(14)) for f in range(8)
 )
 SHUFFLE_MOVE: Move = (SHUFFLE, 0, 0)
 #: The memory bound: transposition-table entries per search (about 350 bytes each).
@@ -131,14 +136,41 @@ def unapply(piles: Piles, fnd: list[int], move: Move) -> None:
                 piles[i] = p[-1:] + p[:-1]
 
 
-def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
-    """Every legal move, best first.
+class Plays(dict[bytes, tuple[dict[int, tuple[int, ...]], tuple[tuple[int, int], ...]]]):
+    """A memo, per foundation counts (as bytes), of the moves they allow whatever the piles.
+
+    ``plays[fnd]`` is ``(wants, gives)``: ``wants`` maps each card some foundation takes next
+    to those foundations (in order), ``gives`` lists ``(f, t)`` for each card ``t`` that foundation
+    ``f``'s top card may be given back onto (in order). Bounded like the scoring memos.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, fnd: bytes) -> tuple[dict[int, tuple[int, ...]], tuple[tuple[int, int], ...]]:
+        if len(self) >= PLAYS_CAP:
+            self.clear()
+        wants: dict[int, tuple[int, ...]] = {}
+        for f, c in enumerate(map(getitem, NEED, fnd)):
+            if c >= 0:
+                wants[c] = (*wants[c], f) if c in wants else (f,)
+        gives = tuple(chain.from_iterable(map(getitem, GIVES, fnd)))
+        entry = self[fnd] = wants, gives
+        return entry
+
+
+#: The memory bound of :data:`PLAYS` (entries).
+PLAYS_CAP = 200_000
+PLAYS = Plays()
+
+
+def ordered_moves(piles: Piles, fnd: list[int], shuffles: int, fnd_key: bytes | None = None) -> list[Move]:
+    """Every legal move, best first (``fnd_key``: ``bytes(fnd)``, when the caller has it).
 
     The order (the rule book's hint order, refined): foundation plays; pile moves that expose
     a card some foundation takes; the shuffle; other pile moves; give-backs. The order only
     steers the search; every legal move is listed.
     """
-    needs = list(map(getitem, NEED, fnd))
+    wants, gives = PLAYS[bytes(fnd) if fnd_key is None else fnd_key]
     tops: dict[int, list[int]] = {}
     for p, pile in enumerate(piles):
         if pile:
@@ -151,27 +183,23 @@ def ordered_moves(piles: Piles, fnd: list[int], shuffles: int) -> list[Move]:
     exposing: list[Move] = []
     others: list[Move] = []
     for c, ps in tops.items():
-        if c in needs:
-            for f in range(8):
-                if needs[f] == c:
-                    first.extend([(TO_FND, p, f) for p in ps])
+        if c in wants:
+            for f in wants[c]:
+                first.extend([(TO_FND, p, f) for p in ps])
         for t in NEIGHBOURS[c]:
             if t in tops:
                 qs = tops[t]
                 for p in ps:
                     pile = piles[p]
-                    row = exposing if len(pile) > 1 and pile[-2] in needs else others
+                    row = exposing if len(pile) > 1 and pile[-2] in wants else others
                     row.extend([(PILE, p, q) for q in qs])
     first.extend(exposing)
     if shuffles > 0:
         first.append(SHUFFLE_MOVE)
     first.extend(others)
-    for f in range(8):
-        n = fnd[f]
-        if n > 1:
-            for t in NEIGHBOURS[TOP[f][n]]:
-                if t in tops:
-                    first.extend([(GIVE, f, q) for q in tops[t]])
+    for f, t in gives:
+        if t in tops:
+            first.extend([(GIVE, f, q) for q in tops[t]])
     return first
 
 
@@ -263,7 +291,7 @@ def dfs(
             continue
         table[key] = shuffles
         path.append(move)
-        stack.append(iter(ordered_moves(piles, fnd, shuffles)))
+        stack.append(iter(ordered_moves(piles, fnd, shuffles, key[1])))
         check += 1
         if check >= 512:
             check = 0
@@ -309,9 +337,7 @@ def beam(
     if memo is None:
         memo = ScoreMemo(shuffles)
 
-    def rank(entry: Entry) -> int:
-        return scorer(entry[0], entry[2], entry[3], memo)
-
+    setdefault = table.setdefault
     intact = 1  # layer ends since the table was last emptied (the start's key went in before any)
     nodes = budget.nodes
     while layer:
@@ -321,45 +347,58 @@ def beam(
             # the table holds with as many shuffles left unless it was emptied since that went
             # in (two layer ends ago): the table would prune that child, so it is only counted.
             back = reversal(parent[0]) if parent is not None and intact >= 2 else None
-            for move in ordered_moves(ps, fs, sh):
+            for move in ordered_moves(ps, fs, sh, fk):
                 nodes += 1
                 if move == back:
                     continue
+                # The move is played here as apply would, but without the call and sharing
+                # what it leaves be: most of a beam's work is making children.
                 kind, a, b = move
                 p2 = ps.copy()
-                if kind == PILE:  # the commonest move, played here as apply would
+                if kind == PILE:
                     f2, k2, s2 = fs, fk, sh
                     src = p2[a]
                     p2[b] += src[-1:]
                     p2[a] = src[:-1]
-                elif kind == SHUFFLE:
-                    f2, k2 = fs, fk  # apply leaves the foundations be
-                    s2 = sh + apply(p2, f2, move)
-                else:
+                elif kind == TO_FND:
+                    p2[a] = p2[a][:-1]
                     f2 = fs.copy()
-                    apply(p2, f2, move)
+                    f2[b] += 1
+                    if sum(f2) == TOTAL_CARDS:
+                        budget.nodes = nodes
+                        line = [move]
+                        while parent is not None:
+                            line.append(parent[0])
+                            parent = parent[1]
+                        line.reverse()
+                        return WON, line
                     s2, k2 = sh, bytes(f2)
-                if kind == TO_FND and sum(f2) == TOTAL_CARDS:
-                    budget.nodes = nodes
-                    line = [move]
-                    while parent is not None:
-                        line.append(parent[0])
-                        parent = parent[1]
-                    line.reverse()
-                    return WON, line
+                elif kind == GIVE:
+                    f2 = fs.copy()
+                    n = f2[a]
+                    p2[b] += BYTE[TOP[a][n]]
+                    f2[a] = n - 1
+                    s2, k2 = sh, bytes(f2)
+                else:
+                    f2, k2 = fs, fk  # a shuffle leaves the foundations be
+                    s2 = sh + apply(p2, f2, move)
                 key = (tuple(sorted(p2)), k2)
-                seen = table.get(key)
-                if seen is not None and seen >= s2:
-                    continue
-                table[key] = s2
+                size = len(table)
+                seen = setdefault(key, s2)  # one hash of the key, not two
+                if len(table) == size:  # seen before
+                    if seen >= s2:
+                        continue
+                    table[key] = s2
                 following.append((p2, f2, k2, s2, (move, parent)))
             budget.nodes = nodes
             if budget.spent():
                 return LIMIT, []
         if len(following) > width:
             complete = False
-            following.sort(key=rank, reverse=True)  # stable: ties keep the order of generation
-            del following[width:]
+            scores = [scorer(ps, fk, sh, memo) for ps, _, fk, sh, _ in following]
+            # Stable: ties keep the order of generation.
+            best = sorted(range(len(following)), key=scores.__getitem__, reverse=True)
+            following = [following[i] for i in best[:width]]
         intact += 1
         if len(table) > table_cap:
             complete = False
