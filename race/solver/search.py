@@ -136,41 +136,47 @@ def unapply(piles: Piles, fnd: list[int], move: Move) -> None:
                 piles[i] = p[-1:] + p[:-1]
 
 
-class Plays(dict[bytes, tuple[dict[int, tuple[int, ...]], tuple[tuple[int, int], ...]]]):
-    """A memo, per foundation counts (as bytes), of the moves they allow whatever the piles.
+#: What some foundation counts allow whatever the piles (see :func:`foundation_plays`).
+Plays = tuple[dict[int, tuple[int, ...]], tuple[tuple[int, int], ...]]
 
-    ``plays[fnd]`` is ``(wants, gives)``: ``wants`` maps each card some foundation takes next
-    to those foundations (in order), ``gives`` lists ``(f, t)`` for each card ``t`` that foundation
-    ``f``'s top card may be given back onto (in order). Bounded like the scoring memos.
-    """
+
+def foundation_plays(fnd: bytes) -> Plays:
+    """``(wants, gives)`` for the foundation counts ``fnd``: ``wants`` maps each card some
+    foundation takes next to those foundations (in order), ``gives`` lists ``(f, t)`` for each
+    card ``t`` that foundation ``f``'s top card may be given back onto (in order)."""
+    wants: dict[int, tuple[int, ...]] = {}
+    for f, c in enumerate(map(getitem, NEED, fnd)):
+        if c >= 0:
+            wants[c] = (*wants[c], f) if c in wants else (f,)
+    return wants, tuple(chain.from_iterable(map(getitem, GIVES, fnd)))
+
+
+class PlaysMemo(dict[bytes, Plays]):
+    """A search's memo of :func:`foundation_plays`, by foundation counts; bounded like the
+    scoring memos (a search meets far fewer foundation counts)."""
 
     __slots__ = ()
 
-    def __missing__(self, fnd: bytes) -> tuple[dict[int, tuple[int, ...]], tuple[tuple[int, int], ...]]:
+    def __missing__(self, fnd: bytes) -> Plays:
         if len(self) >= PLAYS_CAP:
             self.clear()
-        wants: dict[int, tuple[int, ...]] = {}
-        for f, c in enumerate(map(getitem, NEED, fnd)):
-            if c >= 0:
-                wants[c] = (*wants[c], f) if c in wants else (f,)
-        gives = tuple(chain.from_iterable(map(getitem, GIVES, fnd)))
-        entry = self[fnd] = wants, gives
-        return entry
+        plays = self[fnd] = foundation_plays(fnd)
+        return plays
 
 
-#: The memory bound of :data:`PLAYS` (entries).
+#: The memory bound of a :class:`PlaysMemo` (entries; about 600 bytes each).
 PLAYS_CAP = 200_000
-PLAYS = Plays()
 
 
-def ordered_moves(piles: Piles, fnd: list[int], shuffles: int, fnd_key: bytes | None = None) -> list[Move]:
-    """Every legal move, best first (``fnd_key``: ``bytes(fnd)``, when the caller has it).
+def ordered_moves(piles: Piles, fnd: list[int], shuffles: int, plays: Plays | None = None) -> list[Move]:
+    """Every legal move, best first (``plays``: :func:`foundation_plays` of ``fnd``, when the
+    caller has it at hand).
 
     The order (the rule book's hint order, refined): foundation plays; pile moves that expose
     a card some foundation takes; the shuffle; other pile moves; give-backs. The order only
     steers the search; every legal move is listed.
     """
-    wants, gives = PLAYS[bytes(fnd) if fnd_key is None else fnd_key]
+    wants, gives = foundation_plays(bytes(fnd)) if plays is None else plays
     tops: dict[int, list[int]] = {}
     for p, pile in enumerate(piles):
         if pile:
@@ -259,6 +265,7 @@ def dfs(
     if sum(fnd) == TOTAL_CARDS:
         return WON, []
     table: dict[Key, int] = {position_key(piles, fnd): shuffles}
+    plays = PlaysMemo()
     path: list[Move] = []
     stack = [iter(ordered_moves(piles, fnd, shuffles))]
     start_nodes = budget.nodes
@@ -291,7 +298,7 @@ def dfs(
             continue
         table[key] = shuffles
         path.append(move)
-        stack.append(iter(ordered_moves(piles, fnd, shuffles, key[1])))
+        stack.append(iter(ordered_moves(piles, fnd, shuffles, plays[key[1]])))
         check += 1
         if check >= 512:
             check = 0
@@ -328,6 +335,7 @@ def beam(
         return WON, []
     start = position_key(piles, fnd)
     table: dict[Key, int] = {start: shuffles}
+    plays = PlaysMemo()
     Parent = tuple[Move, "Parent"] | None
     #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
     #: left and the line to it. Children share their parent's lists where a move leaves them be.
@@ -347,7 +355,7 @@ def beam(
             # the table holds with as many shuffles left unless it was emptied since that went
             # in (two layer ends ago): the table would prune that child, so it is only counted.
             back = reversal(parent[0]) if parent is not None and intact >= 2 else None
-            for move in ordered_moves(ps, fs, sh, fk):
+            for move in ordered_moves(ps, fs, sh, plays[fk]):
                 nodes += 1
                 if move == back:
                     continue
