@@ -164,6 +164,20 @@ class PlaysMemo(dict[bytes, Plays]):
         return plays
 
 
+class Rotations(dict[bytes, bytes]):
+    """A search's memo of what the shuffle makes of a pile (its bottom card to the top); bounded
+    like :class:`PlaysMemo`. A rotated pile is then one object however often it is met, so
+    its hash is computed once."""
+
+    __slots__ = ()
+
+    def __missing__(self, pile: bytes) -> bytes:
+        if len(self) >= PLAYS_CAP:
+            self.clear()
+        rotated = self[pile] = pile[1:] + pile[:1]
+        return rotated
+
+
 #: The memory bound of a :class:`PlaysMemo` (entries; about 600 bytes each).
 PLAYS_CAP = 200_000
 
@@ -336,6 +350,7 @@ def beam(
     start = position_key(piles, fnd)
     table: dict[Key, int] = {start: shuffles}
     plays = PlaysMemo()
+    rotations = Rotations()
     Parent = tuple[Move, "Parent"] | None
     #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
     #: left and the line to it. Children share their parent's lists where a move leaves them be.
@@ -387,9 +402,9 @@ def beam(
                     p2[b] += BYTE[TOP[a][n]]
                     f2[a] = n - 1
                     s2, k2 = sh, bytes(f2)
-                else:
-                    f2, k2 = fs, fk  # a shuffle leaves the foundations be
-                    s2 = sh + apply(p2, f2, move)
+                else:  # the shuffle: every pile's bottom card to its top, memoised per pile
+                    p2 = list(map(rotations.__getitem__, ps))
+                    f2, k2, s2 = fs, fk, sh - 1
                 key = (tuple(sorted(p2)), k2)
                 size = len(table)
                 seen = setdefault(key, s2)  # one hash of the key, not two
