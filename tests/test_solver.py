@@ -11,7 +11,7 @@ import pytest
 
 from race import solver
 from race.engine import Game
-from race.solver import BEAM_NODES_PER_WIDTH, FIRST_WIDTH, WIDTH_GROWTH, Solution, solve
+from race.solver import BEAM_NODES_PER_WIDTH, WIDTHS, Solution, solve
 from race.solver.scoring import SCORERS, Scorer, make_scorer
 from race.solver.search import (
     EXHAUSTED,
@@ -182,11 +182,11 @@ def test_every_beam_is_capped_and_the_heuristics_take_turns(monkeypatch: pytest.
         return beam(piles, fnd, shuffles, width, budget, **kw)
 
     monkeypatch.setattr(solver, "beam", recording_beam)
-    rounds = len(SCORERS) * FIRST_WIDTH * BEAM_NODES_PER_WIDTH
+    rounds = len(SCORERS) * WIDTHS[0] * BEAM_NODES_PER_WIDTH
     solution = solve(Game.deal(14, "hard"), time_limit=None, node_limit=rounds + 200_000)
     assert solution.status == "unknown"  # so every turn below ran out of its share
     assert [t[2] for t in turns[: len(SCORERS) + 1]] == [*SCORERS, SCORERS[0]]
-    assert [t[0] for t in turns[: len(SCORERS) + 1]] == [FIRST_WIDTH] * len(SCORERS) + [FIRST_WIDTH * WIDTH_GROWTH]
+    assert [t[0] for t in turns[: len(SCORERS) + 1]] == [WIDTHS[0]] * len(SCORERS) + [WIDTHS[1]]
     assert all(allowed <= width * BEAM_NODES_PER_WIDTH for width, allowed, _ in turns)
 
 
