@@ -178,7 +178,8 @@ class Rotations(dict[bytes, bytes]):
         return rotated
 
 
-#: The memory bound of a :class:`PlaysMemo` (entries; about 600 bytes each).
+#: The memory bound of a :class:`PlaysMemo` and of a :class:`Rotations` (entries; a few hundred
+#: bytes each at most).
 PLAYS_CAP = 200_000
 
 
