@@ -349,15 +349,16 @@ def beam(
     if sum(fnd) == TOTAL_CARDS:
         return WON, []
     start = position_key(piles, fnd)
-    table: dict[Key, int] = {start: shuffles}
+    table: dict[tuple[tuple[bytes, ...] | int, bytes], int] = {start: shuffles}
     plays = PlaysMemo()
     rotations = Rotations()
     Parent = tuple[Move, "Parent"] | None
     #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
-    #: left and the line to it. Children share their parent's lists where a move leaves them be.
-    Entry = tuple[Piles, list[int], bytes, int, Parent]
-    layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, None)]
-    complete = True
+    #: left, the piles' multiset hash and the line to it. Children share their parent's lists
+    #: where a move leaves them be.
+    Entry = tuple[Piles, list[int], bytes, int, int, Parent]
+    layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, sum(map(hash, piles)), None)]
+    complete = exact = True
     if memo is None:
         memo = ScoreMemo(shuffles)
 
@@ -366,7 +367,7 @@ def beam(
     nodes = budget.nodes
     while layer:
         following: list[Entry] = []
-        for ps, fs, fk, sh, parent in layer:
+        for ps, fs, fk, sh, h, parent in layer:
             # The move undoing the one that led here goes back to this position's parent, which
             # the table holds with as many shuffles left unless it was emptied since that went
             # in (two layer ends ago): the table would prune that child, so it is only counted.
@@ -376,16 +377,20 @@ def beam(
                 if move == back:
                     continue
                 # The move is played here as apply would, but without the call and sharing
-                # what it leaves be: most of a beam's work is making children.
+                # what it leaves be: most of a beam's work is making children. The piles' hash
+                # changes by the one or two piles the move changes.
                 kind, a, b = move
                 p2 = ps.copy()
                 if kind == PILE:
                     f2, k2, s2 = fs, fk, sh
-                    src = p2[a]
-                    p2[b] += src[-1:]
-                    p2[a] = src[:-1]
+                    src, dst = p2[a], p2[b]
+                    p2[a] = pa = src[:-1]
+                    p2[b] = pb = dst + src[-1:]
+                    h2 = h - hash(src) - hash(dst) + hash(pa) + hash(pb)
                 elif kind == TO_FND:
-                    p2[a] = p2[a][:-1]
+                    src = p2[a]
+                    p2[a] = pa = src[:-1]
+                    h2 = h - hash(src) + hash(pa)
                     f2 = fs.copy()
                     f2[b] += 1
                     if sum(f2) == TOTAL_CARDS:
@@ -400,26 +405,29 @@ def beam(
                 elif kind == GIVE:
                     f2 = fs.copy()
                     n = f2[a]
-                    p2[b] += BYTE[TOP[a][n]]
+                    dst = p2[b]
+                    p2[b] = pb = dst + BYTE[TOP[a][n]]
+                    h2 = h - hash(dst) + hash(pb)
                     f2[a] = n - 1
                     s2, k2 = sh, bytes(f2)
                 else:  # the shuffle: every pile's bottom card to its top, memoised per pile
                     p2 = list(map(rotations.__getitem__, ps))
+                    h2 = sum(map(hash, p2))
                     f2, k2, s2 = fs, fk, sh - 1
-                key = (tuple(sorted(p2)), k2)
+                key = (tuple(sorted(p2)), k2) if exact else (h2, k2)
                 size = len(table)
                 seen = setdefault(key, s2)  # one hash of the key, not two
                 if len(table) == size:  # seen before
                     if seen >= s2:
                         continue
                     table[key] = s2
-                following.append((p2, f2, k2, s2, (move, parent)))
+                following.append((p2, f2, k2, s2, h2, (move, parent)))
             budget.nodes = nodes
             if budget.spent():
                 return LIMIT, []
         if len(following) > width:
             complete = False
-            scores = [scorer(ps, fk, sh, memo) for ps, _, fk, sh, _ in following]
+            scores = [scorer(ps, fk, sh, memo) for ps, _, fk, sh, _, _ in following]
             # Stable: ties keep the order of generation.
             best = sorted(range(len(following)), key=scores.__getitem__, reverse=True)
             following = [following[i] for i in best[:width]]
@@ -428,5 +436,9 @@ def beam(
             complete = False
             table.clear()
             intact = 0
+        if exact and not complete:  # no proof can come of this search now: key by hash
+            exact = False
+            table = {(sum(map(hash, k)), fk): sh for (k, fk), sh in table.items()}
+            setdefault = table.setdefault
         layer = following
     return (EXHAUSTED if complete else LIMIT), []
