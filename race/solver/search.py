@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from itertools import chain
 from operator import getitem
+from random import Random
 
 from race.engine import FOUNDATIONS
 
@@ -51,6 +52,12 @@ SHUFFLE_MOVE: Move = (SHUFFLE, 0, 0)
 #: The memory bound: transposition-table entries per search (about 350 bytes each).
 TABLE_CAP = 1_500_000
 BYTE: tuple[bytes, ...] = tuple(bytes((c,)) for c in range(52))
+#: A fixed random 64-bit number per foundation and count: a position's hash (see
+#: :func:`position_hash`) adds those of its foundation counts to those of its piles.
+_DRAW = Random(104)
+FND_HASH: tuple[tuple[int, ...], ...] = tuple(tuple(_DRAW.getrandbits(64) for n in range(14)) for f in range(8))
+#: FND_STEP[f][n]: how a position's hash changes when foundation ``f`` goes from ``n`` to ``n + 1`` cards.
+FND_STEP: tuple[tuple[int, ...], ...] = tuple(tuple(h[n + 1] - h[n] for n in range(13)) for h in FND_HASH)
 
 
 def move_text(move: Move) -> str:
@@ -68,6 +75,16 @@ def move_text(move: Move) -> str:
 def position_key(piles: Piles, fnd: list[int]) -> Key:
     """The transposition key: the piles as a sorted tuple and the foundation counts."""
     return tuple(sorted(piles)), bytes(fnd)
+
+
+def position_hash(piles: Piles | tuple[bytes, ...], fnd: bytes | list[int]) -> int:
+    """A hash of the position as :func:`position_key` keys it: the sum of its piles' hashes
+    (so the order of the piles does not matter) and of its foundation counts' numbers in
+    :data:`FND_HASH`. A move changes it by the one or two piles and the foundation it
+    changes, so the beam updates it as it goes. Two different positions share one with a
+    chance of about one in 2**64.
+    """
+    return sum(map(hash, piles)) + sum(map(getitem, FND_HASH, fnd))
 
 
 def is_reversal(prev: Move | None, move: Move, piles: Piles, fnd: list[int]) -> bool:
@@ -349,15 +366,15 @@ def beam(
     if sum(fnd) == TOTAL_CARDS:
         return WON, []
     start = position_key(piles, fnd)
-    table: dict[tuple[tuple[bytes, ...] | int, bytes], int] = {start: shuffles}
+    table: dict[Key | int, int] = {start: shuffles}  # keyed by position_hash once inexact
     plays = PlaysMemo()
     rotations = Rotations()
     Parent = tuple[Move, "Parent"] | None
     #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
-    #: left, the piles' multiset hash and the line to it. Children share their parent's lists
+    #: left, its :func:`position_hash` and the line to it. Children share their parent's lists
     #: where a move leaves them be.
     Entry = tuple[Piles, list[int], bytes, int, int, Parent]
-    layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, sum(map(hash, piles)), None)]
+    layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, position_hash(piles, fnd), None)]
     complete = exact = True
     if memo is None:
         memo = ScoreMemo(shuffles)
@@ -377,8 +394,7 @@ def beam(
                 if move == back:
                     continue
                 # The move is played here as apply would, but without the call and sharing
-                # what it leaves be: most of a beam's work is making children. The piles' hash
-                # changes by the one or two piles the move changes.
+                # what it leaves be: most of a beam's work is making children.
                 kind, a, b = move
                 p2 = ps.copy()
                 if kind == PILE:
@@ -390,9 +406,10 @@ def beam(
                 elif kind == TO_FND:
                     src = p2[a]
                     p2[a] = pa = src[:-1]
-                    h2 = h - hash(src) + hash(pa)
                     f2 = fs.copy()
-                    f2[b] += 1
+                    n = f2[b]
+                    f2[b] = n + 1
+                    h2 = h - hash(src) + hash(pa) + FND_STEP[b][n]
                     if sum(f2) == TOTAL_CARDS:
                         budget.nodes = nodes
                         line = [move]
@@ -407,14 +424,14 @@ def beam(
                     n = f2[a]
                     dst = p2[b]
                     p2[b] = pb = dst + BYTE[TOP[a][n]]
-                    h2 = h - hash(dst) + hash(pb)
                     f2[a] = n - 1
+                    h2 = h - hash(dst) + hash(pb) - FND_STEP[a][n - 1]
                     s2, k2 = sh, bytes(f2)
                 else:  # the shuffle: every pile's bottom card to its top, memoised per pile
                     p2 = list(map(rotations.__getitem__, ps))
-                    h2 = sum(map(hash, p2))
+                    h2 = h - sum(map(hash, ps)) + sum(map(hash, p2))
                     f2, k2, s2 = fs, fk, sh - 1
-                key = (tuple(sorted(p2)), k2) if exact else (h2, k2)
+                key = (tuple(sorted(p2)), k2) if exact else h2
                 size = len(table)
                 seen = setdefault(key, s2)  # one hash of the key, not two
                 if len(table) == size:  # seen before
@@ -438,7 +455,7 @@ def beam(
             intact = 0
         if exact and not complete:  # no proof can come of this search now: key by hash
             exact = False
-            table = {(sum(map(hash, k)), fk): sh for (k, fk), sh in table.items()}
+            table = {position_hash(*key): sh for key, sh in table.items()}
             setdefault = table.setdefault
         layer = following
     return (EXHAUSTED if complete else LIMIT), []
