@@ -15,6 +15,7 @@ from race.solver import BEAM_NODES_PER_WIDTH, WIDTHS, Solution, solve
 from race.solver.scoring import SCORERS, Scorer, make_scorer
 from race.solver.search import (
     EXHAUSTED,
+    FND_HASH,
     GIVE,
     PILE,
     SHUFFLE,
@@ -30,6 +31,7 @@ from race.solver.search import (
     is_reversal,
     move_text,
     ordered_moves,
+    position_hash,
     position_key,
     reversal,
     unapply,
@@ -337,6 +339,40 @@ def test_the_sorted_pile_key_ignores_only_the_order_of_the_piles() -> None:
         if other[0] < 13:
             other[0] += 1
             assert position_key(piles, other) != position_key(piles, fnd)
+
+
+def test_the_position_hash_ignores_the_order_of_the_piles_and_moves_update_it_by_what_they_change() -> None:
+    rng = random.Random(47)
+    for game in random_positions(30, seed=53) + [Game.deal(s, "hard") for s in range(1, 4)]:
+        piles, fnd = [bytes(p) for p in game._piles], list(game._fnd)
+        permuted = piles[:]
+        rng.shuffle(permuted)
+        assert position_hash(permuted, fnd) == position_hash(piles, bytes(fnd))
+        for move in ordered_moves(piles, fnd, game.shuffles_left):
+            p2, f2 = piles[:], fnd[:]
+            apply(p2, f2, move)
+            changed = position_hash(p2, f2) - position_hash(piles, fnd)
+            if move[0] != SHUFFLE:
+                assert changed == sum(map(hash, p2)) - sum(map(hash, piles)) + sum(
+                    FND_HASH[f][n2] - FND_HASH[f][n] for f, (n, n2) in enumerate(zip(fnd, f2, strict=True))
+                )
+                assert changed != 0
+
+
+def test_a_beam_keyed_by_hash_still_finds_the_wins_of_small_positions() -> None:
+    # A tiny table overflows at once, so the beam (wide enough never to drop a position) keys
+    # its table by the hashes it updates move by move: one that went wrong would prune
+    # positions it must not, and miss wins.
+    won = 0
+    for game in random_positions(40, seed=13):
+        piles, fnd, shuffles = [bytes(p) for p in game._piles], list(game._fnd), game.shuffles_left
+        if dfs(piles, fnd, shuffles, Budget(None, 20_000))[0] != WON:
+            continue
+        result, line = beam(piles, fnd, shuffles, 10**9, Budget(None, 200_000), table_cap=20)
+        assert result == WON
+        assert replays_to_win(game, [move_text(m) for m in line])
+        won += 1
+    assert won >= 10
 
 
 def test_permuting_the_piles_never_changes_the_answer() -> None:
