@@ -10,7 +10,8 @@ Both searches share the transposition key (:func:`position_key`): the piles sort
 16 piles are interchangeable (a move's effect does not depend on where a pile sits), and the
 foundation counts; the shuffles left are the key's *value*. A position already searched with at
 least as many shuffles left needs no new search: any line from it with fewer shuffles is also
-legal with more (shuffles left only ever enable the shuffle move).
+legal with more (shuffles left only ever enable the shuffle move). A beam that can no longer
+prove anything keys the same positions by :func:`position_hash` instead, which is cheaper.
 """
 
 from __future__ import annotations
