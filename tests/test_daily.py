@@ -25,6 +25,10 @@ def ms(text: str) -> int:
 
 
 class Clock:
+    """A settable clock. The tests here run it on days in 2001: the Redis all tests share
+    keeps their leaderboards for 30 days, and a test on the real clock (the server's) must
+    never find them under its own today."""
+
     def __init__(self, at: str) -> None:
         self.now = ms(at)
 
@@ -79,23 +83,23 @@ async def play_to_win(
 
 
 async def test_the_daily_deal_is_deterministic_winnable_and_computed_once(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-11-29T08:00:00")
-    first = await challenge(store, clock, pool).deal("2026-11-29", DIFFICULTY)
-    seed, line = choose_deal("2026-11-29", DIFFICULTY, NODE_LIMIT)  # another process would get the same
+    clock = Clock("2001-11-29T08:00:00")
+    first = await challenge(store, clock, pool).deal("2001-11-29", DIFFICULTY)
+    seed, line = choose_deal("2001-11-29", DIFFICULTY, NODE_LIMIT)  # another process would get the same
     assert first == {"seed": seed, "line": line}
-    assert seed.startswith("daily:2026-11-29:easy:")
+    assert seed.startswith("daily:2001-11-29:easy:")
     game = Game.deal(seed, DIFFICULTY)
     for move in line:
         game.play(move)
     assert game.is_won
-    again = await challenge(store, clock, NoSolving()).deal("2026-11-29", DIFFICULTY)
+    again = await challenge(store, clock, NoSolving()).deal("2001-11-29", DIFFICULTY)
     assert again == first
 
 
 async def test_finishers_rank_by_time_then_moves_then_finish_order(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-11-30T09:00:00")
+    clock = Clock("2001-11-30T09:00:00")
     daily = challenge(store, clock, pool)
-    line = (await daily.deal("2026-11-30", DIFFICULTY))["line"]
+    line = (await daily.deal("2001-11-30", DIFFICULTY))["line"]
     runs = {"Ann": (50, 0), "Bob": (40, 2), "Cy": (40, 1), "Di": (40, 1)}
     tokens = {}
     for name, (seconds, extra) in runs.items():
@@ -118,9 +122,9 @@ async def test_finishers_rank_by_time_then_moves_then_finish_order(store: Store,
 
 
 async def test_only_the_first_finished_attempt_of_a_day_is_ranked(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-12-01T10:00:00")
+    clock = Clock("2001-12-01T10:00:00")
     daily = challenge(store, clock, pool)
-    line = (await daily.deal("2026-12-01", DIFFICULTY))["line"]
+    line = (await daily.deal("2001-12-01", DIFFICULTY))["line"]
     session, joined = await attempt(daily, "Ann")
     token = joined["token"]
     await play_to_win(daily, clock, session, joined["state"], line, 90)
@@ -136,9 +140,9 @@ async def test_only_the_first_finished_attempt_of_a_day_is_ranked(store: Store, 
 
 
 async def test_restarting_does_not_reset_the_clock(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-12-02T10:00:00")
+    clock = Clock("2001-12-02T10:00:00")
     daily = challenge(store, clock, pool)
-    line = (await daily.deal("2026-12-02", DIFFICULTY))["line"]
+    line = (await daily.deal("2001-12-02", DIFFICULTY))["line"]
     session, joined = await attempt(daily, "Ann")
     (state,) = await daily.service.handle(session, p.Play(move=line[0], version=joined["state"]["version"]))
     clock.now += 20_000
@@ -148,30 +152,30 @@ async def test_restarting_does_not_reset_the_clock(store: Store, pool: Executor)
 
 
 async def test_the_day_rolls_over_at_utc_midnight_and_old_boards_stay_readable(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-12-03T23:59:59")
+    clock = Clock("2001-12-03T23:59:59")
     daily = challenge(store, clock, pool)
-    line = (await daily.deal("2026-12-03", DIFFICULTY))["line"]
+    line = (await daily.deal("2001-12-03", DIFFICULTY))["line"]
     session, joined = await attempt(daily, "Ann")
-    assert joined["daily"]["date"] == "2026-12-03"
+    assert joined["daily"]["date"] == "2001-12-03"
     await play_to_win(daily, clock, session, joined["state"], line, 2)  # finishes after midnight
-    assert daily.today() == "2026-12-04"
+    assert daily.today() == "2001-12-04"
     _, tomorrow = await attempt(daily, "Bob")
-    assert tomorrow["daily"]["date"] == "2026-12-04"
-    assert tomorrow["room"]["deal"].startswith("daily:2026-12-04:")
-    old = await daily.leaderboard(DIFFICULTY, "2026-12-03", 10, None)
+    assert tomorrow["daily"]["date"] == "2001-12-04"
+    assert tomorrow["room"]["deal"].startswith("daily:2001-12-04:")
+    old = await daily.leaderboard(DIFFICULTY, "2001-12-03", 10, None)
     assert [e["name"] for e in old["entries"]] == ["Ann"]  # counted for the day it was dealt
     assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
     with pytest.raises(ProtocolError) as info:
-        await daily.leaderboard(DIFFICULTY, "2026-12-05", 10, None)
+        await daily.leaderboard(DIFFICULTY, "2001-12-05", 10, None)
     assert info.value.code == "bad_date"
 
 
 async def test_streaks_count_consecutive_finished_days(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-12-10T12:00:00")
+    clock = Clock("2001-12-10T12:00:00")
     daily = challenge(store, clock, pool)
     token = None
     streaks = []
-    for day in ("2026-12-10", "2026-12-11", "2026-12-13"):
+    for day in ("2001-12-10", "2001-12-11", "2001-12-13"):
         clock.now = ms(day + "T12:00:00")
         line = (await daily.deal(day, DIFFICULTY))["line"]
         session, joined = await attempt(daily, "Ann", token)
@@ -184,14 +188,14 @@ async def test_streaks_count_consecutive_finished_days(store: Store, pool: Execu
 async def test_leaderboard_keys_expire_after_the_kept_days(redis_url: str, pool: Executor) -> None:
     store = open_store(redis_url, ttl=3600)
     await store.connect()
-    clock = Clock("2026-12-20T18:00:00")
+    clock = Clock("2001-12-20T18:00:00")
     daily = challenge(store, clock, pool, keep_days=2)
-    line = (await daily.deal("2026-12-20", DIFFICULTY))["line"]
+    line = (await daily.deal("2001-12-20", DIFFICULTY))["line"]
     session, joined = await attempt(daily, "Ann")
     await play_to_win(daily, clock, session, joined["state"], line, 60)
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        group = board_group("2026-12-20", DIFFICULTY)
+        group = board_group("2001-12-20", DIFFICULTY)
         keys = [k async for k in raw.scan_iter(match=f"*{{{group}}}*")]
         assert len(keys) == 3  # the cached deal, the sorted set and its entries
         # To the end of the day, then two more days: set when the deal was chosen (18:00:00)
@@ -205,11 +209,11 @@ async def test_leaderboard_keys_expire_after_the_kept_days(redis_url: str, pool:
 
 
 async def test_results_come_only_from_played_games(store: Store, pool: Executor) -> None:
-    clock = Clock("2026-12-21T10:00:00")
+    clock = Clock("2001-12-21T10:00:00")
     daily = challenge(store, clock, pool)
     for raw in (
         '{"type": "result", "time_ms": 1, "moves": 1}',
-        '{"type": "daily", "name": "Eve", "difficulty": "easy", "date": "2026-12-01"}',
+        '{"type": "daily", "name": "Eve", "difficulty": "easy", "date": "2001-12-01"}',
         '{"type": "daily", "name": "Eve", "difficulty": "easy", "time_ms": 1}',
     ):
         with pytest.raises(ProtocolError):

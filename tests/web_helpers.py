@@ -40,10 +40,18 @@ BOARD_JS = """(root) => {
 # Where to press on a source (near the top of its top card) and where to drop on a target
 # (the middle of its top card, or of the zone when it has none).
 POINTS_JS = """([source, target]) => {
-  const center = (sel, press) => {
+  const card = (sel) => {
     const zone = document.querySelector(sel);
-    const el = zone.querySelector('.card[data-top]') || zone;
-    const r = el.getBoundingClientRect();
+    return zone.querySelector('.card[data-top]') || zone;
+  };
+  // Scroll (as a person would) until both cards are on the screen: the board can reach below
+  // the fold, and a drop on a point off the screen lands nowhere.
+  const rects = [card(source), card(target)].map((el) => el.getBoundingClientRect());
+  const top = Math.min(...rects.map((r) => r.top));
+  const bottom = Math.max(...rects.map((r) => r.bottom));
+  if (top < 0 || bottom > window.innerHeight) window.scrollBy({ top: (top + bottom - window.innerHeight) / 2, behavior: "instant" });
+  const center = (sel, press) => {
+    const r = card(sel).getBoundingClientRect();
     return [r.left + r.width / 2, press ? r.top + Math.min(r.height / 2, 20) : r.top + r.height / 2];
   };
   return [center(source, true), center(target, false)];
