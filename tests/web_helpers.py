@@ -49,7 +49,9 @@ POINTS_JS = """([source, target]) => {
   const rects = [card(source), card(target)].map((el) => el.getBoundingClientRect());
   const top = Math.min(...rects.map((r) => r.top));
   const bottom = Math.max(...rects.map((r) => r.bottom));
-  if (top < 0 || bottom > window.innerHeight) window.scrollBy({ top: (top + bottom - window.innerHeight) / 2, behavior: "instant" });
+  if (top < 0 || bottom > window.innerHeight) {
+    window.scrollBy({ top: (top + bottom - window.innerHeight) / 2, behavior: "instant" });
+  }
   const center = (sel, press) => {
     const r = card(sel).getBoundingClientRect();
     return [r.left + r.width / 2, press ? r.top + Math.min(r.height / 2, 20) : r.top + r.height / 2];
