@@ -7,6 +7,7 @@
 import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
+import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
 import { applyPlayer, playerFromState, progressList, rankingTable, statusText } from "./panels.js";
 
@@ -403,10 +404,6 @@ export class RoomView {
 
   // -- drawing -------------------------------------------------------------------------
 
-  me() {
-    return this.room?.players.find((p) => p.seat === this.seat) || null;
-  }
-
   tick() {
     if (!this.room) return;
     const phase = phaseAt(this.room, this.link.serverNow());
@@ -485,110 +482,17 @@ export class RoomView {
   }
 
   renderJoin(error) {
-    const name = h("input", {
-      id: "room-name",
-      required: true,
-      maxlength: "20",
-      autocomplete: "nickname",
-      placeholder: "Your nickname",
-      value: store.get(NAME_KEY) || "",
-      "data-testid": "join-name",
-    });
-    const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
-    const form = h(
-      "form",
-      {
-        class: "card-panel narrow",
-        "data-testid": "join-room-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          const value = name.value.trim();
-          if (!value) return;
-          store.set(NAME_KEY, value);
-          this.joinName = value;
-          submit.disabled = true;
-          if (this.link.ready) this.onOpen();
-          else this.link.connect();
-        },
-      },
-      h("h2", {}, "Join the race"),
-      h("label", { for: "room-name" }, "Nickname"),
-      name,
-      error ? h("p", { class: "error", "data-testid": "join-error", "data-code": error.code }, error.message) : null,
-      submit,
-      h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(this.code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
-    );
-    fill(this.joinEl, form);
+    const join = (name) => {
+      this.joinName = name;
+      if (this.link.ready) this.onOpen();
+      else this.link.connect();
+    };
+    fill(this.joinEl, joinForm({ code: this.code, error, join }));
   }
 
   renderLobby() {
-    const room = this.room;
-    const me = this.me();
-    const host = room.host === this.seat;
-    const url = `${location.origin}/r/${this.code}`;
-    const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
-    const copy = h(
-      "button",
-      {
-        type: "button",
-        "data-testid": "copy-link",
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(url);
-            copy.textContent = "Copied!";
-          } catch {
-            linkInput.select();
-            copy.textContent = "Select and copy";
-          }
-          setTimeout(() => (copy.textContent = "Copy link"), 2000);
-        },
-      },
-      "Copy link",
-    );
-    const ready = !!me?.ready;
-    fill(
-      this.lobbyEl,
-      h(
-        "div",
-        { class: "card-panel lobby-panel" },
-        h("h2", {}, "Waiting to start"),
-        h("p", {}, "Share this link with your friends:"),
-        h("div", { class: "share" }, linkInput, copy),
-        h(
-          "ul",
-          { class: "players", "data-testid": "lobby-players" },
-          room.players.map((p) =>
-            h(
-              "li",
-              { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
-              h("span", { class: "name" }, p.name),
-              p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
-              p.seat === this.seat ? h("span", { class: "tag" }, "you") : null,
-              h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
-            ),
-          ),
-        ),
-        h(
-          "div",
-          { class: "actions" },
-          h(
-            "button",
-            {
-              type: "button",
-              "data-testid": "ready",
-              "aria-pressed": ready ? "true" : "false",
-              class: ready ? "on" : null,
-              onclick: () => this.link.send({ type: "ready", ready: !ready }),
-            },
-            ready ? "✓ Ready" : "I’m ready",
-          ),
-          host
-            ? h("button", { type: "button", class: "primary", "data-testid": "start", onclick: () => this.link.send({ type: "start" }) }, "Start race")
-            : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
-        ),
-        h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${this.code}`, "data-testid": "watch-link" }, `/watch/${this.code}`)),
-      ),
-    );
+    const send = (msg) => this.link.send(msg);
+    fill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send }));
   }
 
   legalNow() {

@@ -1,0 +1,106 @@
+// The room page before the race: the form to take a seat, and the lobby (the share link,
+// who is in and ready, and the host's start button).
+
+import { h, NAME_KEY, store } from "./dom.js";
+
+/** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
+export function joinForm({ code, error, join }) {
+  const name = h("input", {
+    id: "room-name",
+    required: true,
+    maxlength: "20",
+    autocomplete: "nickname",
+    placeholder: "Your nickname",
+    value: store.get(NAME_KEY) || "",
+    "data-testid": "join-name",
+  });
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
+  return h(
+    "form",
+    {
+      class: "card-panel narrow",
+      "data-testid": "join-room-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const value = name.value.trim();
+        if (!value) return;
+        store.set(NAME_KEY, value);
+        submit.disabled = true;
+        join(value);
+      },
+    },
+    h("h2", {}, "Join the race"),
+    h("label", { for: "room-name" }, "Nickname"),
+    name,
+    error ? h("p", { class: "error", "data-testid": "join-error", "data-code": error.code }, error.message) : null,
+    submit,
+    h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
+  );
+}
+
+/** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready`` and ``start``. */
+export function lobbyPanel({ room, seat, code, send }) {
+  const me = room.players.find((p) => p.seat === seat);
+  const host = room.host === seat;
+  const url = `${location.origin}/r/${code}`;
+  const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      "data-testid": "copy-link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+          copy.textContent = "Copied!";
+        } catch {
+          linkInput.select();
+          copy.textContent = "Select and copy";
+        }
+        setTimeout(() => (copy.textContent = "Copy link"), 2000);
+      },
+    },
+    "Copy link",
+  );
+  const ready = !!me?.ready;
+  return h(
+    "div",
+    { class: "card-panel lobby-panel" },
+    h("h2", {}, "Waiting to start"),
+    h("p", {}, "Share this link with your friends:"),
+    h("div", { class: "share" }, linkInput, copy),
+    h(
+      "ul",
+      { class: "players", "data-testid": "lobby-players" },
+      room.players.map((p) =>
+        h(
+          "li",
+          { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
+          h("span", { class: "name" }, p.name),
+          p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
+          p.seat === seat ? h("span", { class: "tag" }, "you") : null,
+          h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          "data-testid": "ready",
+          "aria-pressed": ready ? "true" : "false",
+          class: ready ? "on" : null,
+          onclick: () => send({ type: "ready", ready: !ready }),
+        },
+        ready ? "✓ Ready" : "I’m ready",
+      ),
+      host
+        ? h("button", { type: "button", class: "primary", "data-testid": "start", onclick: () => send({ type: "start" }) }, "Start race")
+        : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
+    ),
+    h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${code}`, "data-testid": "watch-link" }, `/watch/${code}`)),
+  );
+}
