@@ -111,9 +111,7 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     expect(ap.get_by_test_id("countdown")).to_be_hidden()
     a0, b0 = alice.settled(), bob.settled()
     assert a0["piles"] == b0["piles"] == deal_piles(deal, difficulty)
-    box, window = ap.get_by_test_id("board").bounding_box(), ap.viewport_size
-    assert box is not None and window is not None
-    assert box["y"] + box["height"] <= window["height"], "the whole board fits a laptop's window, unscrolled"
+    alice.assert_board_fits()  # a laptop's 1280x800 window
     assert a0["foundations"] == b0["foundations"]
     assert a0["legal"] and a0["legal"] == b0["legal"]
     browsing.snap("racing")

@@ -90,9 +90,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     state = winner.settled()
     assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
     expect(wp.get_by_test_id("clock-note")).to_be_visible()
-    box, window = wp.get_by_test_id("board").bounding_box(), wp.viewport_size
-    assert box is not None and window is not None
-    assert box["y"] + box["height"] <= window["height"], "the whole board fits a laptop's window, unscrolled"
+    winner.assert_board_fits()  # a laptop's 1280x800 window
     wp.wait_for_timeout(300)
     expect(wp.get_by_test_id("timer")).to_have_text("0:00.0")
 

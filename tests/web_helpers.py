@@ -92,6 +92,12 @@ class Tab:
         )
         return handle.json_value()
 
+    def assert_board_fits(self) -> None:
+        """The whole board is on the screen with the page unscrolled."""
+        box, window = self.page.get_by_test_id("board").bounding_box(), self.page.viewport_size
+        assert box is not None and window is not None
+        assert box["y"] + box["height"] <= window["height"], f"{self.name}: the board reaches below the window"
+
     def drag(self, source: str, target: str) -> None:
         """Drag the top card of ``source`` (p3 or uH) and drop it on ``target`` with the mouse."""
         (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
