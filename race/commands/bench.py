@@ -29,9 +29,10 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
 4. **spectators**: ``--spectators`` idle connections that each ``watch`` a room; the server
    process's memory growth (``VmRSS`` in ``/proc/PID/status``) divided by their number.
 
-The spawned servers run with a 0 s countdown, and with the per-connection rate limit and the
+The spawned servers run with a 0 s countdown, with the per-connection rate limit and the
 per-address connection limit lifted (every simulated client comes from 127.0.0.1, and each
-player sends far more than a person would). Everything stays on the loopback interface, every
+player sends far more than a person would), and without the daily warm-up (its solver would
+spend a core while the bench measures). Everything stays on the loopback interface, every
 loop is bounded in time, and the servers it started are stopped at the end.
 
 With ``--url`` it benchmarks a running server instead (its own limits apply; no echo
