@@ -1,8 +1,12 @@
 """One websocket client: receive, limit, decode, hand to the service, send replies.
 
-Outgoing messages go through a bounded queue drained by a sender task, so a client that
-stops reading only fills its own queue; when that overflows the client is disconnected
-(it can reconnect and resync) instead of slowing anyone else down.
+What others send a client (the room's broadcasts) goes through a bounded queue drained by
+a sender task, so a client that stops reading only fills its own queue; when that overflows
+the client is disconnected (it can reconnect and resync) instead of slowing anyone else
+down. The replies to a client's own message are written at once by the task that read it
+when nothing is queued for the client (behind what is, otherwise): a mover's reply then
+leaves before the broadcasts of the same move to the rest of the room, without a hop
+through the sender task. Every write holds one lock, so messages leave in order.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ class Connection:
         self.id = secrets.token_hex(8)
         self.session = Session(self.id)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
+        self.writing = asyncio.Lock()  # held by every write to the socket, so writes keep order
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.refused = 0
         self.closing = False
@@ -87,6 +92,19 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         self.deliver(p.encode(message))
 
+    async def reply(self, message: dict[str, Any]) -> None:
+        """Send a reply to this client's own message: written now when nothing is queued
+        for the client (a message the sender task holds is ahead of it in the lock's line),
+        queued behind what is otherwise."""
+        if self.closing or not self.queue.empty():
+            self.send(message)
+            return
+        try:
+            async with self.writing:
+                await self.ws.send_text(p.encode(message))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closing = True
+
     # -- the socket's side ---------------------------------------------------------
 
     async def run(self, greeting: dict[str, Any]) -> None:
@@ -116,10 +134,11 @@ class Connection:
         try:
             while True:
                 item = await self.queue.get()
-                if isinstance(item, tuple) and item and item[0] is _CLOSE:
-                    await self.ws.close(code=item[1], reason=item[2])
-                    return
-                await self.ws.send_text(item)
+                async with self.writing:
+                    if isinstance(item, tuple) and item and item[0] is _CLOSE:
+                        await self.ws.close(code=item[1], reason=item[2])
+                        return
+                    await self.ws.send_text(item)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closing = True
 
@@ -136,13 +155,14 @@ class Connection:
             msg = p.decode(raw)
             await self._dispatch(msg)
         except ProtocolError as exc:
-            self.send(p.error(exc.code, exc.message, **exc.extra))
+            await self.reply(p.error(exc.code, exc.message, **exc.extra))
         except StoreUnavailable:
             log.warning("store unavailable while handling a message")
-            self.send(p.error("unavailable", "the service is temporarily unavailable; try again (retrying is safe)"))
+            unavailable = "the service is temporarily unavailable; try again (retrying is safe)"
+            await self.reply(p.error("unavailable", unavailable))
         except Exception:
             log.exception("error while handling a %s message", type(msg).__name__ if "msg" in locals() else "?")
-            self.send(p.error("internal", "internal error while handling your message"))
+            await self.reply(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
         if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
@@ -167,4 +187,4 @@ class Connection:
             assert self.session.room is not None
             await self.hub.join(self.session.room, self)
         for reply in replies:
-            self.send(reply)
+            await self.reply(reply)
