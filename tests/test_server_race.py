@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -133,5 +135,57 @@ async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player
     assert again["type"] == "state", again
     assert (await bob.expect("player"))["player"]["seat"] == "s1"
     assert not players(bob) and not players(ann)
+    for c in (ann, bob, spectator):
+        await c.close()
+
+
+async def test_replies_and_broadcasts_reach_each_connection_in_order(server: Server) -> None:
+    """Both players move as fast as they can at once, so each one's replies (written by the
+    task that read the move) and the other's broadcasts (written by the connection's sender)
+    compete for the same socket. Every frame still arrives whole and in order: each player
+    sees its own states and the other's updates at consecutive versions, and the spectator
+    sees both players' updates so."""
+    ann = await Client.connect(server.ws_url)
+    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 11}, "joined")
+    code = created["room"]["code"]
+    bob = await Client.connect(server.ws_url)
+    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+    spectator = await Client.connect(server.ws_url)
+    await spectator.request({"type": "watch", "room": code}, "watching")
+    await ann.send({"type": "start"})
+    for c in (ann, bob, spectator):
+        await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    moves = 40
+
+    async def play(c: Client, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Send a move, undoing when stuck, as soon as the previous one's state arrives;
+        return every message in arrival order."""
+        stream: list[dict[str, Any]] = []
+        for _ in range(moves):
+            legal = [m for m in state["legal_moves"] if m != "shuffle"]
+            move = {"type": "move", "move": legal[0]} if legal else {"type": "undo"}
+            await c.send({**move, "version": state["version"]})
+            while (m := json.loads(await c.ws.recv()))["type"] not in ("state", "error"):
+                stream.append(m)
+            assert m["type"] == "state", m
+            stream.append(m)
+            state = m
+        return stream
+
+    ann_stream, bob_stream = await asyncio.gather(play(ann, created["state"]), play(bob, joined["state"]))
+
+    for stream in (ann_stream, bob_stream):
+        assert [m["version"] for m in stream if m["type"] == "state"] == list(range(2, moves + 2))
+    for c, stream, other in ((ann, ann_stream, "s2"), (bob, bob_stream, "s1")):
+        seen = [m["player"]["version"] for m in stream if m["type"] == "player"]
+        assert {m["player"]["seat"] for m in stream if m["type"] == "player"} <= {other}
+        while len(seen) < moves:  # the other's updates that came after this player's last move
+            seen.append((await c.expect("player"))["player"]["version"])
+        assert seen == list(range(2, moves + 2))
+    spectated: dict[str, list[int]] = {"s1": [], "s2": []}
+    while len(spectated["s1"]) < moves or len(spectated["s2"]) < moves:
+        update = await spectator.expect("player")
+        spectated[update["player"]["seat"]].append(update["player"]["version"])
+    assert spectated == {"s1": list(range(2, moves + 2)), "s2": list(range(2, moves + 2))}
     for c in (ann, bob, spectator):
         await c.close()
