@@ -112,6 +112,8 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     a0, b0 = alice.settled(), bob.settled()
     assert a0["piles"] == b0["piles"] == deal_piles(deal, difficulty)
     alice.assert_board_fits()  # a laptop's 1280x800 window
+    alice.assert_buttons_fit()
+    bob.assert_buttons_fit()  # a phone's narrow toolbar
     assert a0["foundations"] == b0["foundations"]
     assert a0["legal"] and a0["legal"] == b0["legal"]
     browsing.snap("racing")

@@ -64,6 +64,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     yesterday_board = vp.get_by_test_id("yesterday-board")
     expect(yesterday_board).to_have_attribute("data-date", yesterday)
     expect(yesterday_board.get_by_test_id("board-empty")).to_be_visible()
+    viewer.assert_buttons_fit()  # a phone's width
     # A name the server refuses starts nothing.
     vp.get_by_test_id("daily-name").fill("<b>")
     vp.get_by_test_id("daily-play").tap()
@@ -91,6 +92,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
     expect(wp.get_by_test_id("clock-note")).to_be_visible()
     winner.assert_board_fits()  # a laptop's 1280x800 window
+    winner.assert_buttons_fit()
     wp.wait_for_timeout(300)
     expect(wp.get_by_test_id("timer")).to_have_text("0:00.0")
 

@@ -98,6 +98,13 @@ class Tab:
         assert box is not None and window is not None
         assert box["y"] + box["height"] <= window["height"], f"{self.name}: the board reaches below the window"
 
+    def assert_buttons_fit(self) -> None:
+        """No visible button's label is wider than the button (cut off or spilling out)."""
+        cut = self.page.eval_on_selector_all(
+            "button", "bs => bs.filter(b => b.offsetParent && b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+        )
+        assert not cut, f"{self.name}: labels wider than their buttons: {cut}"
+
     def drag(self, source: str, target: str) -> None:
         """Drag the top card of ``source`` (p3 or uH) and drop it on ``target`` with the mouse."""
         (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
