@@ -19,6 +19,7 @@ class Settings:
     countdown_seconds: float = 3.0
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    max_game_moves: int = 10_000
     max_connections_per_ip: int = 64
     allowed_origins: tuple[str, ...] = ()
     send_queue: int = 256
@@ -52,6 +53,7 @@ class Settings:
             countdown_seconds=num("COUNTDOWN_SECONDS", cls.countdown_seconds),
             rate_per_second=num("RATE_LIMIT_PER_SECOND", cls.rate_per_second),
             rate_burst=int(num("RATE_LIMIT_BURST", cls.rate_burst)),
+            max_game_moves=int(num("MAX_GAME_MOVES", cls.max_game_moves)),
             max_connections_per_ip=int(num("MAX_CONNECTIONS_PER_IP", cls.max_connections_per_ip)),
             allowed_origins=origins,
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),

@@ -212,6 +212,39 @@ async def test_illegal_malformed_and_stale_moves_change_nothing(server: Server, 
     await again.close()
 
 
+async def test_a_game_holds_at_most_max_game_moves_then_undo_or_restart_go_on(redis_url: str) -> None:
+    """Each move saves the game's whole history, so its length is bounded: the move past the
+    bound is refused with nothing changed, and undoing makes room again."""
+    server = Server(redis_url, MAX_GAME_MOVES="3")
+    try:
+        ann = await Client.connect(server.ws_url)
+        state = (await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 7}, "joined"))[
+            "state"
+        ]
+        await ann.send({"type": "start"})
+        await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+        for _ in range(3):
+            state = await ann.request(
+                {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state"
+            )
+            assert state["type"] == "state", state
+        refused = await error_for(ann, {"type": "move", "move": state["legal_moves"][0], "version": state["version"]})
+        assert refused["code"] == "too_many_moves" and "undo" in refused["message"], refused
+        again = await ann.request({"type": "sync"}, "state")
+        assert again["version"] == state["version"] and again["board"] == state["board"] and again["moves"] == 3
+        undone = await ann.request({"type": "undo", "version": state["version"]}, "state")
+        assert undone["type"] == "state", undone
+        moved = await ann.request(
+            {"type": "move", "move": undone["legal_moves"][0], "version": undone["version"]}, "state"
+        )
+        assert moved["type"] == "state" and moved["moves"] == 4, moved
+        restarted = await ann.request({"type": "restart", "version": moved["version"]}, "state")
+        assert restarted["type"] == "state" and restarted["can_undo"] is False, restarted
+        await ann.close()
+    finally:
+        server.stop()
+
+
 async def test_tokens_are_never_broadcast(server: Server, room: dict[str, Any]) -> None:
     spectator = await Client.connect(server.ws_url)
     watching = await spectator.request({"type": "watch", "room": room["code"]}, "watching")

@@ -77,11 +77,15 @@ class ServiceBase:
         *,
         clock: Callable[[], int] = now_ms,
         countdown_ms: int = 3000,
+        max_game_moves: int = 10_000,
         on_deadline: Callable[[str, int, Callable[[str], Awaitable[object]]], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.countdown_ms = countdown_ms
+        #: The most moves a game's history may hold: each move saves the whole history, so
+        #: without a bound a client that plays on for hours makes every move dearer.
+        self.max_game_moves = max_game_moves
         self.on_deadline = on_deadline
         #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
         self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None

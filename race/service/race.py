@@ -44,8 +44,13 @@ class RaceActions(ServiceBase):
                 raise ProtocolError("race_over", "the race is over")
             if guess is not None:
                 seat, game, guess = guess.seat, guess.game, None
-                if (msg.id is not None and msg.id == seat.last_id) or is_done(seat) or msg.version != seat_doc.version:
-                    continue  # likewise a duplicate, a finished seat or a stale version
+                if (
+                    (msg.id is not None and msg.id == seat.last_id)
+                    or is_done(seat)
+                    or msg.version != seat_doc.version
+                    or (isinstance(msg, p.Play) and len(game.move_stack) >= self.max_game_moves)
+                ):
+                    continue  # likewise a duplicate, a finished seat, a stale version or a full history
             else:
                 seat = SEAT.decode(seat_doc.data)
                 game = Game.from_trusted_dict(seat.game)
@@ -61,6 +66,11 @@ class RaceActions(ServiceBase):
                     f"your state is version {msg.version}, the server's is {seat_doc.version}; "
                     "the current state is attached",
                     state=state_view(seat, game, seat_doc.version),
+                )
+            if isinstance(msg, p.Play) and len(game.move_stack) >= self.max_game_moves:
+                raise ProtocolError(
+                    "too_many_moves",
+                    f"this game holds {len(game.move_stack)} moves, the most a game may; undo or restart to go on",
                 )
             text = self._apply(game, msg)
             if isinstance(msg, p.Play):
