@@ -4,6 +4,7 @@ spectators, prints the table and stops by itself."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,21 @@ def test_bench_offers_a_fixed_rate_when_asked(tmp_path: Path) -> None:
         # Unpaced, four clients make thousands of round trips a second; paced, about 40 (the
         # window can catch one more send per client).
         assert 0 < result[phase]["done"] <= 40 * result[phase]["seconds"] + 4
+
+
+def test_bench_players_restart_a_game_whose_history_is_full(tmp_path: Path) -> None:
+    """Players whose game reaches MAX_GAME_MOVES (set low here, passed on to the servers the
+    bench starts) get ``too_many_moves``, counted as errors, and start their game over."""
+    out = tmp_path / "bench.json"
+    args = ["--players", "2", "--rooms", "1", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
+    args += ["--stores", "memory", "--spectators", "0", "--json", str(out)]
+    env = {**os.environ, "MAX_GAME_MOVES": "5"}
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (result,) = json.loads(out.read_text())["results"]
+    race = result["race"]
+    # Each player goes five moves, a refusal, a restart, five moves...: at most one refusal
+    # per six replies, give or take the window's ends (two players).
+    assert 0 < race["errors"] <= race["done"] / 6 + 2, race

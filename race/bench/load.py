@@ -66,6 +66,10 @@ class Phase:
             self.done += 1
             self.reply_bytes += size
 
+    def refused(self) -> None:
+        if self.measuring:
+            self.errors += 1
+
 
 class Progress:
     """A one-line progress display on a terminal (a line a second otherwise), on stderr."""
@@ -307,11 +311,13 @@ def race_worker(pl: Player, phase: Phase, pacer: Pacer) -> Callable[[asyncio.Eve
                 phase.record(started, len(raw))
                 pl.state = reply
                 continue
-            phase.errors += 1
+            phase.refused()
             if reply.get("code") == "stale":
                 pl.state = reply["state"]
             elif reply.get("code") in ("finished", "resigned", "race_over"):
                 return  # this player is out: it won (rare) or the race ended
+            elif reply.get("code") == "too_many_moves":  # the history is full (MAX_GAME_MOVES):
+                pl.state = {**pl.state, "legal_moves": [], "can_undo": False}  # restart next
             elif reply.get("code") in ("rate_limited", "busy", "unavailable"):
                 await asyncio.sleep(0.05)  # a server with its limits on (--url): counted, then on
             else:
