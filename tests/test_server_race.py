@@ -92,13 +92,11 @@ async def test_a_whole_race_two_players_and_a_spectator(server: Server) -> None:
         await c.close()
 
 
-async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player(server: Server) -> None:
-    """A move's ``state`` reply already says what its ``player`` broadcast says, so only the
-    other players and the spectators get the broadcast. Broadcasts reach a connection in the
-    order they were published: once a later move's broadcast has arrived, an echo of an
-    earlier one would have arrived before it."""
+async def racing_pair(server: Server, deal: int) -> tuple[Client, Client, Client, dict[str, Any], dict[str, Any]]:
+    """Ann and Bob racing on an easy deal with a spectator watching; with Ann's and Bob's
+    ``joined`` replies."""
     ann = await Client.connect(server.ws_url)
-    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 7}, "joined")
+    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": deal}, "joined")
     code = created["room"]["code"]
     bob = await Client.connect(server.ws_url)
     joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
@@ -107,6 +105,15 @@ async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player
     await ann.send({"type": "start"})
     for c in (ann, bob, spectator):
         await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    return ann, bob, spectator, created, joined
+
+
+async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player(server: Server) -> None:
+    """A move's ``state`` reply already says what its ``player`` broadcast says, so only the
+    other players and the spectators get the broadcast. Broadcasts reach a connection in the
+    order they were published: once a later move's broadcast has arrived, an echo of an
+    earlier one would have arrived before it."""
+    ann, bob, spectator, created, joined = await racing_pair(server, deal=7)
 
     def players(c: Client) -> list[dict[str, Any]]:
         return [m for m in c.inbox if m["type"] == "player"]
@@ -145,16 +152,7 @@ async def test_replies_and_broadcasts_reach_each_connection_in_order(server: Ser
     compete for the same socket. Every frame still arrives whole and in order: each player
     sees its own states and the other's updates at consecutive versions, and the spectator
     sees both players' updates so."""
-    ann = await Client.connect(server.ws_url)
-    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 11}, "joined")
-    code = created["room"]["code"]
-    bob = await Client.connect(server.ws_url)
-    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-    spectator = await Client.connect(server.ws_url)
-    await spectator.request({"type": "watch", "room": code}, "watching")
-    await ann.send({"type": "start"})
-    for c in (ann, bob, spectator):
-        await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    ann, bob, spectator, created, joined = await racing_pair(server, deal=11)
     moves = 40
 
     async def play(c: Client, state: dict[str, Any]) -> list[dict[str, Any]]:
