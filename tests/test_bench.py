@@ -66,3 +66,18 @@ def test_bench_players_restart_a_game_whose_history_is_full(tmp_path: Path) -> N
     # Each player goes five moves, a refusal, a restart, five moves...: at most one refusal
     # per six replies, give or take the window's ends (two players).
     assert 0 < race["errors"] <= race["done"] / 6 + 2, race
+
+
+def test_bench_players_restart_their_game_after_a_game_length(tmp_path: Path) -> None:
+    """With ``--game-length 5`` each player restarts after five moves, so a server that
+    refuses a sixth move of a game (MAX_GAME_MOVES=6) never has to."""
+    out = tmp_path / "bench.json"
+    args = ["--players", "2", "--rooms", "1", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
+    args += ["--stores", "memory", "--spectators", "0", "--game-length", "5", "--json", str(out)]
+    env = {**os.environ, "MAX_GAME_MOVES": "6"}
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (result,) = json.loads(out.read_text())["results"]
+    assert result["race"]["done"] > 12 and result["race"]["errors"] == 0, result["race"]

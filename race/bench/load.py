@@ -185,13 +185,17 @@ class Player:
     state: dict[str, Any]
     rng: random.Random
     host: bool
+    played: int = 0  # moves (and undos) applied since this player's game was last restarted
 
 
-def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The next message of a player: a random non-shuffle legal move, else the shuffle, else
-    undo when stuck, else restart."""
+def choose(state: dict[str, Any], rng: random.Random, restart: bool = False) -> dict[str, Any]:
+    """The next message of a player: a restart when ``restart`` says the game has run long
+    enough, else a random non-shuffle legal move, else the shuffle, else undo when stuck, else
+    restart."""
     legal = state["legal_moves"]
     version = state["version"]
+    if restart:
+        return {"type": "restart", "version": version}
     cards = [m for m in legal if m != "shuffle"]
     if cards:
         return {"type": "move", "move": rng.choice(cards), "version": version}
@@ -291,12 +295,18 @@ def pacers(clients: int, rate: float) -> list[Pacer]:
     return [Pacer(interval, interval * i / clients) for i in range(clients)]
 
 
-def race_worker(pl: Player, phase: Phase, pacer: Pacer) -> Callable[[asyncio.Event], Any]:
+def race_worker(pl: Player, phase: Phase, pacer: Pacer, game_length: int = 0) -> Callable[[asyncio.Event], Any]:
+    """A player's moves: see :func:`choose`. With ``game_length`` the player restarts its game
+    once it has applied that many moves and undos since the last restart: a random player
+    would otherwise move cards to and fro for ever, and a move's cost grows with its game's
+    history (every move saves the whole game), so the figures would depend on how long the
+    bench had run rather than on games of a real length."""
+
     async def work(stop: asyncio.Event) -> None:
         ws = pl.conn.ws
         while not stop.is_set():
             await pacer.wait()
-            msg = choose(pl.state, pl.rng)
+            msg = choose(pl.state, pl.rng, restart=0 < game_length <= pl.played)
             started = time.perf_counter()
             await ws.send(_encode(msg))
             async with asyncio.timeout(REPLY_TIMEOUT):
@@ -310,6 +320,7 @@ def race_worker(pl: Player, phase: Phase, pacer: Pacer) -> Callable[[asyncio.Eve
             if reply["type"] == "state":
                 phase.record(started, len(raw))
                 pl.state = reply
+                pl.played = 0 if msg["type"] == "restart" else pl.played + 1
                 continue
             phase.refused()
             if reply.get("code") == "stale":

@@ -7,7 +7,10 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
 1. **race**: ``--players`` simulated players in ``--rooms`` rooms create or join their room,
    the hosts start the races, and each player plays real legal moves for ``--seconds``: a
    random move of its ``state.legal_moves`` that is not ``shuffle`` when there is one, else the
-   shuffle, else ``undo`` (stuck), else ``restart``. Each player waits for the ``state`` reply
+   shuffle, else ``undo`` (stuck), else ``restart``; and it restarts its game after
+   ``--game-length`` moves (300), as a real game ends (random moves to and fro would otherwise
+   make one game last the whole run, and a move's cost grows a little with its game's
+   history). Each player waits for the ``state`` reply
    of a move before it sends the next (a closed loop), so the load is the number of players
    and the server runs at its limit. With ``--rate`` the players instead offer that many
    moves a second in all, evenly spread (each still waits for its reply): the round trip at a
@@ -68,6 +71,7 @@ from race.bench.processes import race_server, raise_fd_limit, redis_server, rss_
 from race.bench.report import ServerResult, as_json, goals, table
 
 ECHO_PATH = "/bench/echo"
+GAME_LENGTH = 300  # the solver wins medium deals in 116-194 moves; a person takes more
 
 
 def register(sub: Any) -> None:
@@ -90,6 +94,12 @@ def register(sub: Any) -> None:
     p.add_argument("--moves", type=int, default=0, help="stop a phase after this many moves (default: no cap)")
     p.add_argument(
         "--rounds", type=int, default=5, help="slices each phase is measured in, race and echo in turn (default 5)"
+    )
+    p.add_argument(
+        "--game-length",
+        type=int,
+        default=GAME_LENGTH,
+        help=f"moves after which a player restarts its game, as a real game ends (default {GAME_LENGTH}; 0: never)",
     )
     p.add_argument("--spectators", type=int, default=1000, help="idle spectator connections (default 1000)")
     p.add_argument("--difficulty", choices=["easy", "medium", "hard"], default="medium")
@@ -147,7 +157,9 @@ async def bench_server(
         for i in range(rounds):
             warmup = args.warmup if i == 0 else min(args.warmup, 0.3)
             paced = pacers(len(players), args.rate)
-            race_workers = [race_worker(pl, result.race, pc) for pl, pc in zip(players, paced, strict=True)]
+            race_workers = [
+                race_worker(pl, result.race, pc, args.game_length) for pl, pc in zip(players, paced, strict=True)
+            ]
             await measure(result.race, race_workers, warmup, slice_s, args.moves, progress, pid)
             if result.echo is not None and result.fanout is not None:
                 size = result.race.reply_bytes // max(1, result.race.done) or 2000
