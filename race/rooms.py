@@ -1,14 +1,23 @@
 """Room logic without I/O: the stored shapes of a room and a seat, phases, progress, ranking.
 
 A room is stored as documents: ``meta`` (a :class:`Meta`), one ``p:SEAT`` per player (a
-:class:`Seat`, holding that player's whole game), and ``t:HASH`` token look-ups. The service
-(:mod:`race.service`) reads them, applies the rules here and the engine's, and commits.
+:class:`Seat`: that player's race record and game position), the game's undo history in
+``h:SEAT:N`` documents of :data:`HISTORY_CHUNK` moves each, and ``t:HASH`` token look-ups.
+The service (:mod:`race.service`) reads them, applies the rules here and the engine's, and
+commits.
+
+The history is kept apart so that a move's cost does not grow with the game: a move writes
+the seat and the one history document its move went into (at most :data:`HISTORY_CHUNK`
+moves), an undo or a restart only the seat, whose ``history`` count says how many of the
+stored moves are the game's (the rest of a document, left over from moves since undone,
+is ignored and overwritten by later moves).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -19,6 +28,9 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read
 CODE_LENGTH = 7
 MAX_PLAYERS = 8
 MAX_DEAL = 999_999_999
+HISTORY_CHUNK = 50  # moves per history document
+_HISTORY = msgspec.json.Decoder(list[str])
+_enc = msgspec.json.Encoder()
 
 
 class Meta(msgspec.Struct, kw_only=True):
@@ -44,11 +56,13 @@ class Meta(msgspec.Struct, kw_only=True):
 
 
 class Seat(msgspec.Struct, kw_only=True):
-    """One player's seat: name, game (the engine's saved form) and race record."""
+    """One player's seat: name, game position (the engine's saved form, without its
+    history), the length of the game's history (see :func:`history_keys`) and race record."""
 
     seat: str
     name: str
     game: dict[str, Any]
+    history: int = 0
     moves: int = 0
     finished_ms: int | None = None
     resigned: bool = False
@@ -78,6 +92,43 @@ def random_deal() -> int:
 
 def seat_key(seat: str) -> str:
     return "p:" + seat
+
+
+def history_key(seat: str, chunk: int) -> str:
+    """The document holding a seat's history from move ``chunk * HISTORY_CHUNK`` on."""
+    return f"h:{seat}:{chunk}"
+
+
+def history_keys(seat: Seat) -> list[str]:
+    """The documents that hold ``seat``'s history, oldest first (none for no history)."""
+    return [history_key(seat.seat, k) for k in range(-(-seat.history // HISTORY_CHUNK))]
+
+
+def history_of(seat: Seat, chunks: Sequence[str | None]) -> list[str]:
+    """``seat``'s history (move texts, oldest first) from the data of the documents named by
+    :func:`history_keys`, in that order. Raises ``ValueError`` when some are missing."""
+    history: list[str] = []
+    for data in chunks:
+        if data is None:
+            raise ValueError(f"seat {seat.seat}: a history document is missing")
+        history += _HISTORY.decode(data)
+    if len(history) < seat.history:
+        raise ValueError(f"seat {seat.seat}: {seat.history} moves of history, {len(history)} stored")
+    del history[seat.history :]
+    return history
+
+
+def save_game(seat: Seat, game: Game, played: bool) -> dict[str, str]:
+    """Put ``game`` (the seat's game, with its whole history) in ``seat``, and return the
+    history document to write with it: the one holding the last move when ``played`` (the
+    game's last action was a play), else none."""
+    seat.game = game.to_dict(history=False)
+    n = seat.history = len(game.move_stack)
+    if not played:
+        return {}
+    k = (n - 1) // HISTORY_CHUNK
+    texts = [str(m) for m in game.move_stack[k * HISTORY_CHUNK : n]]
+    return {history_key(seat.seat, k): _enc.encode(texts).decode()}
 
 
 def phase(meta: Meta, now: int) -> str:

@@ -46,7 +46,7 @@ def state_view(
         **prog,
         "board": brd,
         "legal_moves": [str(m) for m in game.legal_moves()] if not is_done(seat) else [],
-        "can_undo": bool(game.move_stack) and not is_done(seat),
+        "can_undo": seat.history > 0 and not is_done(seat),
     }
     if duplicate:
         msg["duplicate"] = True

@@ -25,7 +25,7 @@ import websockets
 
 from race.daily import board_group, utc_date
 from race.engine import Game
-from race.rooms import Meta, Seat, board
+from race.rooms import Meta, Seat, board, history_keys, history_of
 from race.service import now_ms
 from race.store import open_store
 from tests.support import Client, RedisServer, Server
@@ -101,8 +101,9 @@ async def play(
 
 
 async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]:
-    """Every seat of a room as Redis holds it, checked: each game loads with the engine
-    (which verifies its cards and undo history), and each seat's log ends at its version."""
+    """Every seat of a room as Redis holds it, its game with the history from the seat's
+    history documents, checked: each game loads with the engine (which verifies its cards
+    and undo history), and each seat's log ends at its version."""
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
         h = await raw.hgetall(f"room:{{{code}}}")
@@ -110,6 +111,7 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
         out = {}
         for sid in meta.seats:
             s = msgspec.json.decode(h[f"d:p:{sid}"], type=Seat)
+            s.game["history"] = history_of(s, [h.get(f"d:{k}") for k in history_keys(s)])
             game = Game.from_dict(s.game)
             assert s.seat == sid and game.cards_on_foundations >= 8, s
             version = int(h[f"v:p:{sid}"])

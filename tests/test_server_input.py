@@ -213,8 +213,8 @@ async def test_illegal_malformed_and_stale_moves_change_nothing(server: Server, 
 
 
 async def test_a_game_holds_at_most_max_game_moves_then_undo_or_restart_go_on(redis_url: str) -> None:
-    """Each move saves the game's whole history, so its length is bounded: the move past the
-    bound is refused with nothing changed, and undoing makes room again."""
+    """The room stores a game's whole history (for undo), so its length is bounded: the move
+    past the bound is refused with nothing changed, and undoing makes room again."""
     server = Server(redis_url, MAX_GAME_MOVES="3")
     try:
         ann = await Client.connect(server.ws_url)

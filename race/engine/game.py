@@ -383,21 +383,13 @@ class Game:
             lines.append(f"p{p:<3}" + " ".join(str(c) for c in pile))
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict; :meth:`from_dict` restores exactly this game, history included."""
-        return self._as_dict([m._text for m in self.move_stack])
-
-    def to_dict_after(self, before: Mapping[str, Any]) -> dict[str, Any]:
-        """:meth:`to_dict`, given ``before``: this game's :meth:`to_dict` output from just
-        before its last ``play``, ``undo`` or ``restart`` (one of them, once). The history
-        texts are then taken from it instead of being rebuilt (a long game's history is most
-        of the work). Undefined for any other ``before``."""
-        stack = self.move_stack
-        n = len(stack)
-        history = before["history"][: n - 1] if n else []
-        if n:
-            history.append(stack[-1]._text)
-        return self._as_dict(history)
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """A JSON-safe dict; :meth:`from_dict` restores exactly this game, history included.
+        With ``history=False`` the history is left out (an empty list): the position alone,
+        for a program that keeps the history apart (a server saves this on every move, at a
+        cost that does not grow with the game); put the history back before restoring it
+        with :meth:`from_dict`, which checks that the two agree."""
+        return self._as_dict([m._text for m in self.move_stack] if history else [])
 
     def _as_dict(self, history: list[str]) -> dict[str, Any]:
         return {

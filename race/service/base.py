@@ -83,8 +83,8 @@ class ServiceBase:
         self.store = store
         self.clock = clock
         self.countdown_ms = countdown_ms
-        #: The most moves a game's history may hold: each move saves the whole history, so
-        #: without a bound a client that plays on for hours makes every move dearer.
+        #: The most moves a game's history may hold: the room stores the whole history (for
+        #: undo), so without a bound a client that plays on for hours grows it without end.
         self.max_game_moves = max_game_moves
         self.on_deadline = on_deadline
         #: Called with a daily attempt's meta and seat when it is won (set by race.daily).

@@ -19,6 +19,7 @@ from race.rooms import (
     normalise_code,
     phase,
     random_deal,
+    save_game,
     seat_key,
     token_key,
 )
@@ -187,7 +188,7 @@ class LobbyActions(ServiceBase):
             meta.ready = []
 
         def reset(meta: Meta, seat: Seat) -> None:
-            seat.game = Game.deal(meta.deal, meta.difficulty).to_dict()
+            save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
 
         meta = await self._change_meta(session, change, reset)

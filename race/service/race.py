@@ -8,7 +8,7 @@ from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
-from race.rooms import board, is_done, phase, progress, seat_key
+from race.rooms import Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
 from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, log
 from race.store import Doc
 from race.views import META, SEAT, player_view, room_view, state_view
@@ -48,12 +48,12 @@ class RaceActions(ServiceBase):
                     (msg.id is not None and msg.id == seat.last_id)
                     or is_done(seat)
                     or msg.version != seat_doc.version
-                    or (isinstance(msg, p.Play) and len(game.move_stack) >= self.max_game_moves)
+                    or (isinstance(msg, p.Play) and seat.history >= self.max_game_moves)
                 ):
                     continue  # likewise a duplicate, a finished seat, a stale version or a full history
             else:
                 seat = SEAT.decode(seat_doc.data)
-                game = Game.from_trusted_dict(seat.game)
+                game = Game.from_trusted_dict(seat.game)  # the position; the history when needed
             if msg.id is not None and msg.id == seat.last_id:
                 return [state_view(seat, game, seat_doc.version, duplicate=True)]
             if seat.finished_ms is not None:
@@ -67,11 +67,13 @@ class RaceActions(ServiceBase):
                     "the current state is attached",
                     state=state_view(seat, game, seat_doc.version),
                 )
-            if isinstance(msg, p.Play) and len(game.move_stack) >= self.max_game_moves:
+            if isinstance(msg, p.Play) and seat.history >= self.max_game_moves:
                 raise ProtocolError(
                     "too_many_moves",
-                    f"this game holds {len(game.move_stack)} moves, the most a game may; undo or restart to go on",
+                    f"this game holds {seat.history} moves, the most a game may; undo or restart to go on",
                 )
+            if seat.history and not game.move_stack:
+                game = await self._with_history(code, seat)
             text = self._apply(game, msg)
             if isinstance(msg, p.Play):
                 seat.moves += 1
@@ -84,7 +86,7 @@ class RaceActions(ServiceBase):
             if game.is_won:
                 assert meta.start_at is not None
                 seat.finished_ms = now - meta.start_at
-            seat.game = game.to_dict_after(seat.game)
+            write.update(save_game(seat, game, played=isinstance(msg, p.Play)))
             write[key] = _dump(seat)
             version = seat_doc.version + 1
             shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
@@ -111,6 +113,14 @@ class RaceActions(ServiceBase):
                 await self.on_daily_finish(meta, seat)
             await self.end_if_done(code)
         return [state_view(seat, game, version, shown=shown)]
+
+    async def _with_history(self, code: str, seat: Seat) -> Game:
+        """``seat``'s game with its whole history (to undo, and to save the next move's
+        history document). Read after the seat: if the history has moved on since, so has
+        the seat, and the commit's version check refuses the move."""
+        docs = await self.store.read(code, history_keys(seat))
+        history = history_of(seat, [doc.data if doc is not None else None for doc in docs])
+        return Game.from_trusted_dict({**seat.game, "history": history})
 
     @staticmethod
     def _apply(game: Game, msg: p.Play | p.Undo | p.Restart) -> str:
