@@ -127,8 +127,7 @@ def save_game(seat: Seat, game: Game, played: bool) -> dict[str, str]:
     if not played:
         return {}
     k = (n - 1) // HISTORY_CHUNK
-    texts = [str(m) for m in game.move_stack[k * HISTORY_CHUNK : n]]
-    return {history_key(seat.seat, k): _enc.encode(texts).decode()}
+    return {history_key(seat.seat, k): _enc.encode(game.history_texts(k * HISTORY_CHUNK)).decode()}
 
 
 def phase(meta: Meta, now: int) -> str:

@@ -66,5 +66,7 @@ def test_to_dict_without_history_is_the_position_alone() -> None:
     assert game.move_stack
     position = game.to_dict(history=False)
     assert position == {**game.to_dict(), "history": []}
+    texts = [str(m) for m in game.move_stack]
+    assert game.history_texts() == texts and game.history_texts(100) == texts[100:]
     assert Game.from_trusted_dict(position).position_key() == game.position_key()
-    assert Game.from_dict({**position, "history": [str(m) for m in game.move_stack]}) == game
+    assert Game.from_dict({**position, "history": texts}) == game

@@ -389,7 +389,12 @@ class Game:
         for a program that keeps the history apart (a server saves this on every move, at a
         cost that does not grow with the game); put the history back before restoring it
         with :meth:`from_dict`, which checks that the two agree."""
-        return self._as_dict([m._text for m in self.move_stack] if history else [])
+        return self._as_dict(self.history_texts() if history else [])
+
+    def history_texts(self, start: int = 0) -> list[str]:
+        """The texts of the history's moves (``str(move)``), oldest first, from move number
+        ``start`` (0 is the first) on."""
+        return [m._text for m in self.move_stack[start:]]
 
     def _as_dict(self, history: list[str]) -> dict[str, Any]:
         return {
