@@ -3,7 +3,8 @@
 Messages published on a room's channel (by any process) arrive through
 :meth:`Store.messages` and are handed to each local connection of that room without
 waiting on any of them, so one slow client never holds up the others. Messages whose type
-starts with ``_`` are control messages between processes and never reach clients. A message
+starts with ``_`` are control messages, between processes (``_replace``) or from the store
+(``_resync``: the room's messages may have been lost), and never reach clients. A message
 wrapped by :func:`not_to` reaches every local connection of the room but one (a mover, whose
 own reply already says the same).
 """
@@ -138,7 +139,10 @@ class Hub:
         skip, message = split_not_to(message)
         if message.startswith('{"type":"_'):
             control = json.loads(message)
-            if control.get("type") == "_replace":
+            if control.get("type") == "_resync":  # this room's messages may have been lost
+                for m in list(members):
+                    m.resync()
+            elif control.get("type") == "_replace":
                 for m in list(members):
                     if m.seat == control["seat"] and m.id != control["conn"]:
                         m.kick(4001, "this seat was opened in another window")

@@ -265,6 +265,24 @@ class RedisCluster:
         for n in self.nodes:
             self._wait_ok(n.port)
 
+    def _cli_call(self, port: int, *args: str) -> str:
+        done = subprocess.run([self._cli, "-p", str(port), *args], capture_output=True, text=True, timeout=30)
+        if done.returncode != 0 or done.stdout.startswith("ERR"):
+            raise RuntimeError(f"redis-cli {' '.join(args)} on {port}: {done.stdout}{done.stderr}")
+        return done.stdout.strip()
+
+    def move_slot(self, slot: int, source: int, target: int) -> None:
+        """Move hash slot ``slot`` with its keys from the master on port ``source`` to the one
+        on ``target``, the way ``redis-cli --cluster reshard`` does: importing, migrating,
+        ``MIGRATE`` of every key, then the new owner announced to every master."""
+        target_id = self._cli_call(target, "cluster", "myid")
+        self._cli_call(target, "cluster", "setslot", str(slot), "importing", self._cli_call(source, "cluster", "myid"))
+        self._cli_call(source, "cluster", "setslot", str(slot), "migrating", target_id)
+        while keys := self._cli_call(source, "cluster", "getkeysinslot", str(slot), "100").split():
+            self._cli_call(source, "migrate", "127.0.0.1", str(target), "", "0", "5000", "keys", *keys)
+        for port in (target, source, *(p for p in self.ports if p not in (source, target))):
+            self._cli_call(port, "cluster", "setslot", str(slot), "node", target_id)
+
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()

@@ -126,3 +126,57 @@ async def test_a_master_restart_ends_in_a_resync_and_the_race_goes_on() -> None:
         a.stop()
         b.stop()
         cluster.stop()
+
+
+async def test_a_room_whose_slot_moves_to_another_master_goes_on_live() -> None:
+    """A resharding moves a room's slot (and its keys) to another master while two processes
+    serve the room: both follow its channel to the new master by themselves, tell the room's
+    clients to resync, and moves and broadcasts flow again, with nothing lost."""
+    cluster = RedisCluster()
+    a, b = Server(cluster.url), Server(cluster.url)
+    client = aioredis.RedisCluster.from_url(cluster.url.replace("redis+cluster://", "redis://"))
+    try:
+        await client.initialize()
+        ann = await Client.connect(a.ws_url)
+        joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
+        code = joined["room"]["code"]
+        bob = await Client.connect(b.ws_url)
+        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        spectator = await Client.connect(a.ws_url)
+        await spectator.request({"type": "watch", "room": code}, "watching")
+        await ann.send({"type": "start"})
+        await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+        first = await ann.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+        assert (await bob.expect("player"))["player"]["version"] == first["version"]
+
+        source = owner(client, code)
+        target = next(port for port in cluster.ports if port != source)
+        cluster.move_slot(client.keyslot(f"room:{{{code}}}"), source, target)
+        for c in (ann, bob, spectator):
+            assert (await c.expect("resync"))["type"] == "resync"
+        # Nothing lost: the room, with Ann's move, is on the new master; and it is live there.
+        direct = aioredis.Redis(port=target)
+        try:
+            assert await direct.exists(f"room:{{{code}}}") == 1
+        finally:
+            await direct.aclose()
+        mine = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+        assert mine["type"] == "state", mine
+        for c in (ann, spectator):
+            seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+            assert seen["player"]["version"] == mine["version"]
+        again = await ann.request(
+            {"type": "move", "move": first["legal_moves"][0], "version": first["version"]}, "state"
+        )
+        assert again["type"] == "state", again
+        seen = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
+        assert seen["player"]["version"] == again["version"]
+        for c in (ann, bob, spectator):
+            await c.close()
+        for s in (a, b):
+            assert not [line for line in s.process.lines if "Traceback" in line], "\n".join(s.process.lines)
+    finally:
+        await client.aclose()
+        a.stop()
+        b.stop()
+        cluster.stop()

@@ -15,6 +15,9 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 
 LOG_LENGTH = 200
+#: What :meth:`Store.messages` yields for a room some of whose messages may have been lost
+#: (e.g. its channel moved to another Redis Cluster master): its clients must resync.
+RESYNC = '{"type":"_resync"}'
 
 
 class StoreUnavailable(Exception):
@@ -99,7 +102,9 @@ class Store(ABC):
 
     @abstractmethod
     def messages(self) -> AsyncIterator[tuple[str, str]]:
-        """``(room, message)`` for every message on a subscribed room, in order, forever."""
+        """``(room, message)`` for every message on a subscribed room, in order, forever;
+        ``(room, RESYNC)`` when some of a room's messages may have been lost, and
+        ``("*", "reconnected")`` when any room's may have been (after an outage)."""
 
     @abstractmethod
     async def list_add(self, key: str, member: str, expires_at: float) -> None:

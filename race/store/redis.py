@@ -17,11 +17,11 @@ import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ClusterDownError, RedisClusterException, RedisError, TryAgainError
+from redis.exceptions import ClusterDownError, MovedError, RedisClusterException, RedisError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
+from .base import LOG_LENGTH, RESYNC, Doc, LogEntry, Store, StoreUnavailable
 from .pipe import RedisPipe, RedisSubscriber
 
 log = logging.getLogger(__name__)
@@ -107,14 +107,20 @@ class ShardedPubSub:
     its hash slot, over one pub/sub connection per master, and a task per connection reads
     it into one queue. A connection that drops is reconnected and resubscribed by redis-py;
     when it is back, ``("*", "reconnected")`` is queued (messages may have been lost).
-    Slot migrations are not followed: after a resharding, restart the server processes."""
+
+    A slot that moves to another master (a resharding) takes its channels along: the old
+    master drops their subscriptions (an ``sunsubscribe`` nobody asked for) or refuses them
+    (``MOVED``), and each such channel is subscribed again on the slot's new master, found
+    by reading the cluster's slot map afresh; then ``(channel, RESYNC)`` is queued."""
 
     def __init__(self, cluster: Any) -> None:
         self.cluster = cluster
         self.queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-        self._owner: dict[str, str] = {}  # channel -> node name
+        self._owner: dict[str, str] = {}  # channel -> node name, for every channel wanted
+        self._leaving: dict[str, int] = {}  # channel -> our SUNSUBSCRIBEs not yet confirmed
         self._nodes: dict[str, _NodePubSub] = {}
         self._readers: dict[str, asyncio.Task[None]] = {}
+        self._moving: dict[str, asyncio.Task[None]] = {}  # channel -> its move to a new master
 
     async def ssubscribe(self, channel: str) -> None:
         await self.cluster.initialize()
@@ -133,13 +139,14 @@ class ShardedPubSub:
     async def sunsubscribe(self, channel: str) -> None:
         name = self._owner.pop(channel, None)
         if name is not None:
+            self._leaving[channel] = self._leaving.get(channel, 0) + 1
             await self._nodes[name].sunsubscribe(channel)
 
     async def _read(self, name: str, pubsub: _NodePubSub) -> None:
         delay, broken, seen = 0.1, False, pubsub.reconnects
         while True:
             try:
-                msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                msg = await pubsub.get_message(timeout=1.0)
             except DOWN as exc:
                 if not broken:
                     log.warning("lost the sharded pub/sub connection to %s: %s", name, exc)
@@ -147,7 +154,13 @@ class ShardedPubSub:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
-            except RedisError as exc:  # e.g. MOVED: the slot is elsewhere now
+            except MovedError as exc:  # a subscription sent to a master that no longer has the slot
+                log.info("sharded pub/sub on %s: slot %d is on %s:%d now", name, exc.slot_id, *exc.node_addr)
+                for channel, owner in list(self._owner.items()):
+                    if owner == name and self.cluster.keyslot(channel) == exc.slot_id:
+                        self._move(channel)
+                continue
+            except RedisError as exc:
                 log.warning("sharded pub/sub on %s: %s", name, exc)
                 await asyncio.sleep(delay)
                 continue
@@ -155,13 +168,56 @@ class ShardedPubSub:
                 broken, delay, seen = False, 0.1, pubsub.reconnects
                 log.info("sharded pub/sub connection to %s is back", name)
                 self.queue.put_nowait(("*", "reconnected"))
-            if msg is not None and msg.get("type") == "smessage":
+            if msg is None:
+                continue
+            if msg["type"] == "smessage":
                 self.queue.put_nowait((msg["channel"], msg["data"]))
+            elif msg["type"] == "sunsubscribe":
+                self._unsubscribed(name, msg["channel"])
+
+    def _unsubscribed(self, name: str, channel: str) -> None:
+        """Master ``name`` ended a subscription to ``channel``: ours, or its slot moved."""
+        if self._leaving.get(channel):
+            self._leaving[channel] -= 1
+            if not self._leaving[channel]:
+                del self._leaving[channel]
+        elif self._owner.get(channel) == name:
+            self._move(channel)
+
+    def _move(self, channel: str) -> None:
+        old = self._owner[channel]
+        self._nodes[old].shard_channels.pop(channel, None)  # not to be resubscribed there
+        if channel not in self._moving:
+            task = asyncio.create_task(self._follow(channel, old), name=f"ssub-move-{channel}")
+            self._moving[channel] = task
+            task.add_done_callback(lambda _: self._moving.pop(channel, None))
+
+    async def _follow(self, channel: str, old: str) -> None:
+        """Subscribe to ``channel`` on the master that owns its slot now (re-reading the slot
+        map until it names another master than ``old``, for up to about 5 s)."""
+        for _ in range(50):
+            try:
+                await self.cluster.nodes_manager.initialize()
+                if self.cluster.get_node_from_key(channel).name != old:
+                    break
+            except (RedisError, OSError) as exc:
+                log.warning("reading the cluster's slots to follow %s: %s", channel, exc)
+            await asyncio.sleep(0.1)
+        if self._owner.get(channel) != old:
+            return  # unsubscribed meanwhile (or already followed)
+        try:
+            await self.ssubscribe(channel)
+        except (RedisError, OSError) as exc:
+            log.error("could not subscribe to %s on its new master: %s", channel, exc)
+            return
+        log.info("room channel %s moved from %s to %s", channel, old, self._owner[channel])
+        self.queue.put_nowait((channel, RESYNC))
 
     async def aclose(self) -> None:
-        for task in self._readers.values():
+        tasks = [*self._readers.values(), *self._moving.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._readers.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         for pubsub in self._nodes.values():
             await pubsub.aclose()
             await pubsub.connection_pool.disconnect()
