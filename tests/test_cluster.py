@@ -4,6 +4,7 @@ The store contract itself runs against the cluster in test_store.py."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -26,6 +27,57 @@ async def cluster(redis_cluster_url: str) -> AsyncIterator[Any]:
 def owner(cluster: Any, code: str) -> int:
     """The port of the master that owns a room's hash slot."""
     return int(cluster.get_node_from_key(f"room:{{{code}}}").port)
+
+
+@contextlib.asynccontextmanager
+async def own_cluster(*args: str) -> AsyncIterator[tuple[RedisCluster, Server, Server, Any]]:
+    """A cluster of this test's own (``args`` for its redis-servers), two server processes on
+    it and a cluster client; all stopped afterwards."""
+    cluster = RedisCluster(*args)
+    servers: list[Server] = []
+    client = aioredis.RedisCluster.from_url(cluster.url.replace("redis+cluster://", "redis://"))
+    try:
+        servers += [Server(cluster.url), Server(cluster.url)]
+        await client.initialize()
+        yield cluster, servers[0], servers[1], client
+    finally:
+        await client.aclose()
+        for server in servers:
+            server.stop()
+        cluster.stop()
+
+
+async def racing(a: Server, b: Server) -> tuple[Client, Client, Client, dict[str, Any]]:
+    """A started race: Ann (who created the room) and a spectator on ``a``, Bob on ``b``;
+    and Ann's ``joined``."""
+    ann = await Client.connect(a.ws_url)
+    joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
+    bob = await Client.connect(b.ws_url)
+    await bob.request({"type": "join", "room": joined["room"]["code"], "name": "Bob"}, "joined")
+    spectator = await Client.connect(a.ws_url)
+    await spectator.request({"type": "watch", "room": joined["room"]["code"]}, "watching")
+    await ann.send({"type": "start"})
+    await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    return ann, bob, spectator, joined
+
+
+async def resync_and_race_on(ann: Client, bob: Client, spectator: Client, joined: dict[str, Any]) -> None:
+    """After the room's master changed: everyone is told to resync, and Bob's first move (on
+    the other process) reaches Ann and the spectator."""
+    for c in (ann, bob, spectator):
+        assert (await c.expect("resync"))["type"] == "resync"
+    mine = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+    assert mine["type"] == "state", mine
+    for c in (ann, spectator):
+        seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+        assert seen["player"]["version"] == mine["version"]
+
+
+async def close_all(clients: list[Client], servers: list[Server]) -> None:
+    for c in clients:
+        await c.close()
+    for s in servers:
+        assert not [line for line in s.process.lines if "Traceback" in line], "\n".join(s.process.lines)
 
 
 async def test_each_room_lives_on_one_master_and_rooms_spread_over_all(redis_cluster_url: str, cluster: Any) -> None:
@@ -94,89 +146,36 @@ async def test_players_on_two_processes_see_each_other_live_on_every_master(
 async def test_a_master_restart_ends_in_a_resync_and_the_race_goes_on() -> None:
     """kill -9 of the master that owns a room (AOF on) and its restart: the processes
     resubscribe by themselves, tell the room's clients to resync, and the race goes on."""
-    cluster = RedisCluster("--appendonly", "yes", "--appendfsync", "always")
-    a, b = Server(cluster.url), Server(cluster.url)
-    client = aioredis.RedisCluster.from_url(cluster.url.replace("redis+cluster://", "redis://"))
-    try:
-        await client.initialize()
-        ann = await Client.connect(a.ws_url)
-        joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
-        code = joined["room"]["code"]
-        bob = await Client.connect(b.ws_url)
-        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-        spectator = await Client.connect(a.ws_url)
-        await spectator.request({"type": "watch", "room": code}, "watching")
-        await ann.send({"type": "start"})
-        await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-
-        cluster.restart(cluster.ports.index(owner(client, code)))
-        for c in (ann, bob, spectator):
-            assert (await c.expect("resync"))["type"] == "resync"
-        mine = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
-        assert mine["type"] == "state", mine
-        for c in (ann, spectator):
-            seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-            assert seen["player"]["version"] == mine["version"]
-        for c in (ann, bob, spectator):
-            await c.close()
-        for s in (a, b):
-            assert not [line for line in s.process.lines if "Traceback" in line], "\n".join(s.process.lines)
-    finally:
-        await client.aclose()
-        a.stop()
-        b.stop()
-        cluster.stop()
+    async with own_cluster("--appendonly", "yes", "--appendfsync", "always") as (cluster, a, b, client):
+        ann, bob, spectator, joined = await racing(a, b)
+        cluster.restart(cluster.ports.index(owner(client, joined["room"]["code"])))
+        await resync_and_race_on(ann, bob, spectator, joined)
+        await close_all([ann, bob, spectator], [a, b])
 
 
 async def test_a_room_whose_slot_moves_to_another_master_goes_on_live() -> None:
     """A resharding moves a room's slot (and its keys) to another master while two processes
     serve the room: both follow its channel to the new master by themselves, tell the room's
     clients to resync, and moves and broadcasts flow again, with nothing lost."""
-    cluster = RedisCluster()
-    a, b = Server(cluster.url), Server(cluster.url)
-    client = aioredis.RedisCluster.from_url(cluster.url.replace("redis+cluster://", "redis://"))
-    try:
-        await client.initialize()
-        ann = await Client.connect(a.ws_url)
-        joined = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 3}, "joined")
+    async with own_cluster() as (cluster, a, b, client):
+        ann, bob, spectator, joined = await racing(a, b)
         code = joined["room"]["code"]
-        bob = await Client.connect(b.ws_url)
-        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-        spectator = await Client.connect(a.ws_url)
-        await spectator.request({"type": "watch", "room": code}, "watching")
-        await ann.send({"type": "start"})
-        await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
         first = await ann.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
         assert (await bob.expect("player"))["player"]["version"] == first["version"]
 
         source = owner(client, code)
         target = next(port for port in cluster.ports if port != source)
         cluster.move_slot(client.keyslot(f"room:{{{code}}}"), source, target)
-        for c in (ann, bob, spectator):
-            assert (await c.expect("resync"))["type"] == "resync"
-        # Nothing lost: the room, with Ann's move, is on the new master; and it is live there.
-        direct = aioredis.Redis(port=target)
+        await resync_and_race_on(ann, bob, spectator, joined)
+        direct = aioredis.Redis(port=target)  # the room lives on the new master now ...
         try:
             assert await direct.exists(f"room:{{{code}}}") == 1
         finally:
             await direct.aclose()
-        mine = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
-        assert mine["type"] == "state", mine
-        for c in (ann, spectator):
-            seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-            assert seen["player"]["version"] == mine["version"]
-        again = await ann.request(
+        again = await ann.request(  # ... with Ann's first move: her next applies on its version
             {"type": "move", "move": first["legal_moves"][0], "version": first["version"]}, "state"
         )
         assert again["type"] == "state", again
         seen = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
         assert seen["player"]["version"] == again["version"]
-        for c in (ann, bob, spectator):
-            await c.close()
-        for s in (a, b):
-            assert not [line for line in s.process.lines if "Traceback" in line], "\n".join(s.process.lines)
-    finally:
-        await client.aclose()
-        a.stop()
-        b.stop()
-        cluster.stop()
+        await close_all([ann, bob, spectator], [a, b])
