@@ -72,8 +72,8 @@ class RaceActions(ServiceBase):
                     "too_many_moves",
                     f"this game holds {seat.history} moves, the most a game may; undo or restart to go on",
                 )
-            if seat.history and not game.move_stack:
-                game = await self._with_history(code, seat)
+            if seat.history and not game.move_stack and not isinstance(msg, p.Restart):
+                game = await self._with_history(code, seat)  # a restart drops it anyway
             text = self._apply(game, msg)
             if isinstance(msg, p.Play):
                 seat.moves += 1
