@@ -4,6 +4,7 @@ The store contract itself runs against the cluster in test_store.py."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from race.store import open_store
+from race.store import RESYNC, open_store
 from tests.support import Client, RedisCluster, Server
 
 
@@ -179,3 +180,26 @@ async def test_a_room_whose_slot_moves_to_another_master_goes_on_live() -> None:
         seen = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
         assert seen["player"]["version"] == again["version"]
         await close_all([ann, bob, spectator], [a, b])
+
+
+async def test_a_subscription_sent_to_a_master_that_lost_the_slot_follows_it() -> None:
+    """A store whose slot map is out of date subscribes to a room on the master that had its
+    slot: that master answers MOVED, and the store subscribes on the new owner, says the room
+    may have lost messages, and gets what is published there."""
+    async with own_cluster() as (cluster, _a, _b, client):
+        store = open_store(cluster.url, ttl=600)
+        await store.connect()
+        try:
+            code = "M" + secrets.token_hex(4).upper()
+            await store.ping()  # the store's client has read the slot map
+            source = owner(client, code)
+            target = next(port for port in cluster.ports if port != source)
+            cluster.move_slot(client.keyslot(f"room:{{{code}}}"), source, target)
+            await store.subscribe(code)  # sent to the old owner, which refuses it
+            messages = store.messages()
+            async with asyncio.timeout(20):
+                assert await anext(messages) == (code, RESYNC)
+                await store.publish(code, "after the move")
+                assert await anext(messages) == (code, "after the move")
+        finally:
+            await store.close()
