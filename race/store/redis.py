@@ -193,25 +193,26 @@ class ShardedPubSub:
             task.add_done_callback(lambda _: self._moving.pop(channel, None))
 
     async def _follow(self, channel: str, old: str) -> None:
-        """Subscribe to ``channel`` on the master that owns its slot now (re-reading the slot
-        map until it names another master than ``old``, for up to about 5 s)."""
-        for _ in range(50):
+        """Subscribe to ``channel`` on the master that owns its slot now: re-read the slot map
+        until it names another master than ``old`` (for up to about 5 s, then trust it), and
+        keep trying, backing off, for as long as the channel is wanted."""
+        delay, attempt = 0.1, 0
+        while self._owner.get(channel) == old:  # else unsubscribed (or subscribed elsewhere) meanwhile
+            attempt += 1
             try:
                 await self.cluster.nodes_manager.initialize()
-                if self.cluster.get_node_from_key(channel).name != old:
-                    break
+                if self.cluster.get_node_from_key(channel).name == old and attempt <= 50:
+                    await asyncio.sleep(0.1)
+                    continue
+                await self.ssubscribe(channel)
             except (RedisError, OSError) as exc:
-                log.warning("reading the cluster's slots to follow %s: %s", channel, exc)
-            await asyncio.sleep(0.1)
-        if self._owner.get(channel) != old:
-            return  # unsubscribed meanwhile (or already followed)
-        try:
-            await self.ssubscribe(channel)
-        except (RedisError, OSError) as exc:
-            log.error("could not subscribe to %s on its new master: %s", channel, exc)
+                log.warning("following %s to its new master: %s", channel, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            log.info("room channel %s moved from %s to %s", channel, old, self._owner[channel])
+            self.queue.put_nowait((channel, RESYNC))
             return
-        log.info("room channel %s moved from %s to %s", channel, old, self._owner[channel])
-        self.queue.put_nowait((channel, RESYNC))
 
     async def aclose(self) -> None:
         tasks = [*self._readers.values(), *self._moving.values()]
