@@ -298,9 +298,8 @@ def pacers(clients: int, rate: float) -> list[Pacer]:
 def race_worker(pl: Player, phase: Phase, pacer: Pacer, game_length: int = 0) -> Callable[[asyncio.Event], Any]:
     """A player's moves: see :func:`choose`. With ``game_length`` the player restarts its game
     once it has applied that many moves and undos since the last restart: a random player
-    would otherwise move cards to and fro for ever, and a move's cost grows with its game's
-    history (every move saves the whole game), so the figures would depend on how long the
-    bench had run rather than on games of a real length."""
+    would otherwise move cards to and fro for ever, one game for the whole run, so the
+    figures would be of a game no person plays rather than of games of a real length."""
 
     async def work(stop: asyncio.Event) -> None:
         ws = pl.conn.ws

@@ -9,8 +9,7 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    random move of its ``state.legal_moves`` that is not ``shuffle`` when there is one, else the
    shuffle, else ``undo`` (stuck), else ``restart``; and it restarts its game after
    ``--game-length`` moves (300), as a real game ends (random moves to and fro would otherwise
-   make one game last the whole run, and a move's cost grows a little with its game's
-   history). Each player waits for the ``state`` reply
+   make one game last the whole run). Each player waits for the ``state`` reply
    of a move before it sends the next (a closed loop), so the load is the number of players
    and the server runs at its limit. With ``--rate`` the players instead offer that many
    moves a second in all, evenly spread (each still waits for its reply): the round trip at a
