@@ -10,7 +10,8 @@ The history is kept apart so that a move's cost does not grow with the game: a m
 the seat and the one history document its move went into (at most :data:`HISTORY_CHUNK`
 moves), an undo or a restart only the seat, whose ``history`` count says how many of the
 stored moves are the game's (the rest of a document, left over from moves since undone,
-is ignored and overwritten by later moves).
+is ignored and overwritten by later moves). The store keeps the history documents aside
+(:data:`race.store.base.ASIDE`), so reading a room for its views does not read them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
+from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
 CODE_LENGTH = 7
@@ -95,8 +97,9 @@ def seat_key(seat: str) -> str:
 
 
 def history_key(seat: str, chunk: int) -> str:
-    """The document holding a seat's history from move ``chunk * HISTORY_CHUNK`` on."""
-    return f"h:{seat}:{chunk}"
+    """The document holding a seat's history from move ``chunk * HISTORY_CHUNK`` on (kept
+    aside by the store: read by name only)."""
+    return f"{ASIDE}{seat}:{chunk}"
 
 
 def history_keys(seat: Seat) -> list[str]:

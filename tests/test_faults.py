@@ -107,11 +107,12 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
         h = await raw.hgetall(f"room:{{{code}}}")
+        aside = await raw.hgetall(f"room:{{{code}}}:aside")
         meta = msgspec.json.decode(h["d:meta"], type=Meta)
         out = {}
         for sid in meta.seats:
             s = msgspec.json.decode(h[f"d:p:{sid}"], type=Seat)
-            s.game["history"] = history_of(s, [h.get(f"d:{k}") for k in history_keys(s)])
+            s.game["history"] = history_of(s, [aside.get(f"d:{k}") for k in history_keys(s)])
             game = Game.from_dict(s.game)
             assert s.seat == sid and game.cards_on_foundations >= 8, s
             version = int(h[f"v:p:{sid}"])

@@ -283,13 +283,14 @@ async def test_afterwards_every_stored_game_is_sound_and_no_handler_failed(
     try:
         for code in world.rooms:
             h = await raw.hgetall(f"room:{{{code}}}")
+            aside = await raw.hgetall(f"room:{{{code}}}:aside")
             assert h, code
             meta = msgspec.json.decode(h["d:meta"], type=Meta)
             assert 1 <= len(meta.seats) <= 8 and meta.host in meta.seats
             assert set(meta.ready) <= set(meta.seats)
             for sid in meta.seats:
                 seat = msgspec.json.decode(h[f"d:p:{sid}"], type=Seat)
-                history = history_of(seat, [h.get(f"d:{k}") for k in history_keys(seat)])
+                history = history_of(seat, [aside.get(f"d:{k}") for k in history_keys(seat)])
                 game = Game.from_dict({**seat.game, "history": history})  # checks cards and history
                 check_invariants(game)
                 version = int(h[f"v:p:{sid}"])

@@ -50,6 +50,10 @@ async def test_a_long_game_is_undone_to_its_deal_from_any_connection(store: Stor
         # The seat holds the position and a count, not the moves: it does not grow with the game.
         assert len(seat_doc.data) < first_size + 200, (i, len(seat_doc.data))
     assert len(boards) - 1 > 2 * HISTORY_CHUNK
+    # Reading the room (for joins, spectators, the race's end) leaves the history out.
+    room_docs = await store.read_all(ann.room)
+    assert not [name for name in room_docs if name.startswith("h:")]
+    assert sum(len(d.data) for d in room_docs.values()) < 2 * first_size + 2000
     # Two connections of the seat take turns: each one's last documents are out of date by
     # then, so every undo starts from the store's history, across the documents' boundaries.
     tab = Session("c9", room=ann.room, seat=ann.seat, role="player")

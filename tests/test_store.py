@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from race.store import Store, open_store
-from race.store.base import LOG_LENGTH
+from race.store.base import ASIDE, LOG_LENGTH, LogEntry
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -64,6 +64,17 @@ async def test_a_commit_is_all_or_nothing_across_documents(store: Store) -> None
     assert await store.log_since(r, "meta", 0) == []
 
 
+async def test_documents_kept_aside_are_read_by_name_but_left_out_of_read_all(store: Store) -> None:
+    r, aside = room(), ASIDE + "s1:0"
+    assert await store.commit(r, expect={}, write={"meta": "m", aside: "h1"})
+    assert await store.commit(r, expect={"meta": 1, aside: 1}, write={aside: "h2"}, log=(aside, "e"))
+    assert not await store.commit(r, expect={aside: 1}, write={"meta": "x"})  # versions count as usual
+    assert {k: (d.version, d.data) for k, d in (await store.read_all(r)).items()} == {"meta": (1, "m")}
+    docs = await store.read(r, [aside, "meta", ASIDE + "s2:0"])
+    assert [(d.version, d.data) if d else None for d in docs] == [(2, "h2"), (1, "m"), None]
+    assert await store.log_since(r, aside, 1) == [LogEntry(2, "e")]
+
+
 async def test_log_returns_what_came_after_a_version_or_none_when_trimmed(store: Store) -> None:
     r = room()
     for i in range(1, LOG_LENGTH + 6):
@@ -110,8 +121,9 @@ async def test_rooms_expire_after_their_ttl() -> None:
     s = open_store("memory://", ttl=0)
     await s.connect()
     r = room()
-    await s.commit(r, expect={}, write={"meta": "m"})
+    await s.commit(r, expect={}, write={"meta": "m", ASIDE + "s1:0": "h"})
     assert await s.read_all(r) == {}
+    assert await s.read(r, [ASIDE + "s1:0"]) == [None]
     assert await s.commit(r, expect={"meta": 0}, write={"meta": "again"})
 
 
@@ -119,13 +131,16 @@ async def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url: str) -
     s = open_store(redis_url, ttl=120)
     await s.connect()
     r = room()
-    await s.commit(r, expect={}, write={"meta": "m"}, log=("meta", "created"))
+    await s.commit(r, expect={}, write={"meta": "m", ASIDE + "s1:0": "h"}, log=("meta", "created"))
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
         keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
-        assert keys == [f"room:{{{r}}}", f"room:{{{r}}}:log:meta"]
+        assert keys == [f"room:{{{r}}}", f"room:{{{r}}}:aside", f"room:{{{r}}}:log:meta"]
         for k in keys:
             assert 0 < await raw.ttl(k) <= 120
+        # Any commit to the room refreshes the expiry of what is kept aside, written or not.
+        await s.commit(r, expect={}, write={"meta": "m2"}, ttl=1000)
+        assert 120 < await raw.ttl(f"room:{{{r}}}:aside") <= 1000
     finally:
         await raw.aclose()
         await s.close()

@@ -72,8 +72,10 @@ async def test_scripts_run_by_sha_after_a_script_flush(redis_url: str) -> None:
         sha = hashlib.sha1(COMMIT.encode()).hexdigest()
         await pipe.execute("SCRIPT", "FLUSH")
         args = [60, 1, "meta", 0, 1, "meta", "{}", "", "", "", "", ""]
-        assert await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}"], args) == 1
-        assert await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}"], args) == 0  # version moved on
+        assert await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}", "room:{PIPE}:aside"], args) == 1
+        assert (
+            await pipe.evalsha(sha, COMMIT, ["room:{PIPE}", "room:{PIPE}", "room:{PIPE}:aside"], args) == 0
+        )  # version moved on
         await pipe.execute("DEL", "room:{PIPE}")
     finally:
         await pipe.close()

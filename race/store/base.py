@@ -4,8 +4,10 @@ A room is a set of named documents (``meta``, one per seat, token look-ups), eac
 text with a version that starts at 1 and grows by one per write. :meth:`Store.commit` is the
 only way to write: it checks the expected versions of some documents, writes some, appends
 an entry to a document's log and publishes a message on the room's channel, all at once or
-not at all. Two backends keep exactly these semantics: :mod:`race.store.memory` (one
-process) and :mod:`race.store.redis` (any number of processes on one Redis or Redis Cluster).
+not at all. Documents whose names start with :data:`ASIDE` are kept aside: read by name and
+written like any other, but left out of :meth:`Store.read_all`. Two backends keep exactly
+these semantics: :mod:`race.store.memory` (one process) and :mod:`race.store.redis` (any
+number of processes on one Redis or Redis Cluster).
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 
 LOG_LENGTH = 200
+#: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms`): bulky
+#: documents a room's views never need, so that reading a room costs the same however long
+#: its games have run.
+ASIDE = "h:"
 #: What :meth:`Store.messages` yields for a room some of whose messages may have been lost
 #: (e.g. its channel moved to another Redis Cluster master): its clients must resync.
 RESYNC = '{"type":"_resync"}'
@@ -63,7 +69,8 @@ class Store(ABC):
 
     @abstractmethod
     async def read_all(self, room: str) -> dict[str, Doc]:
-        """Every document of ``room``; empty when the room does not exist (or expired)."""
+        """Every document of ``room`` but those kept aside (named :data:`ASIDE`...); empty
+        when the room does not exist (or expired)."""
 
     @abstractmethod
     async def commit(

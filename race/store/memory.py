@@ -8,7 +8,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 
-from .base import LOG_LENGTH, Doc, LogEntry, Store
+from .base import ASIDE, LOG_LENGTH, Doc, LogEntry, Store
 
 
 class MemoryStore(Store):
@@ -40,7 +40,7 @@ class MemoryStore(Store):
         return [docs.get(n) for n in names]
 
     async def read_all(self, room: str) -> dict[str, Doc]:
-        return dict(self._room(room))
+        return {name: doc for name, doc in self._room(room).items() if not name.startswith(ASIDE)}
 
     async def commit(
         self,

@@ -1,11 +1,12 @@
 """The Redis store: rooms in Redis hashes, broadcasts over Redis pub/sub.
 
 Every key of a room shares the hash tag ``{CODE}`` (``room:{CODE}`` holds the documents,
-``room:{CODE}:log:NAME`` a document's log), so one Lua script can touch them atomically and
-the design runs unchanged on Redis Cluster. The room's channel is ``room:{CODE}``; on a
-cluster the store uses sharded pub/sub (``SPUBLISH`` / ``SSUBSCRIBE``, in
-:mod:`race.store.pubsub`). The move path's two commands and the room broadcasts go over the
-lean connections of :mod:`race.store.pipe` (plain ``redis://``), the rest through redis-py.
+``room:{CODE}:aside`` those kept aside, ``room:{CODE}:log:NAME`` a document's log), so one
+Lua script can touch them atomically and the design runs unchanged on Redis Cluster. The
+room's channel is ``room:{CODE}``; on a cluster the store uses sharded pub/sub (``SPUBLISH``
+/ ``SSUBSCRIBE``, in :mod:`race.store.pubsub`). The move path's two commands and the room
+broadcasts go over the lean connections of :mod:`race.store.pipe` (plain ``redis://``), the
+rest through redis-py.
 """
 
 from __future__ import annotations
@@ -20,33 +21,46 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from .base import LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
+from .base import ASIDE, LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
 from .pipe import RedisPipe, RedisSubscriber
 from .pubsub import DOWN, CountingPubSub, ShardedPubSub
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# KEYS: the room hash, the log list (or the hash again when there is no log).
+# Which hash holds a document: the room's (the first key), or for names kept aside its
+# aside hash (the last key).
+_HASH = """
+local function hash(name)
+  if string.sub(name, 1, #'ASIDE') == 'ASIDE' then return KEYS[#KEYS] end
+  return KEYS[1]
+end
+""".replace("ASIDE", ASIDE)
+
+# KEYS: the room hash, the log list (or the hash again when there is no log), the aside hash.
 # ARGV: ttl, n_expect, (name, version)*, n_write, (name, data)*, log_name, log_data,
 #       channel, message, publish command.
-COMMIT = """
+COMMIT = (
+    _HASH
+    + """
 local ttl = tonumber(ARGV[1])
 local i = 2
 local n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do
-  local cur = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[i]) or '0')
+  local cur = tonumber(redis.call('HGET', hash(ARGV[i]), 'v:' .. ARGV[i]) or '0')
   if cur ~= tonumber(ARGV[i + 1]) then return 0 end
   i = i + 2
 end
 n = tonumber(ARGV[i]); i = i + 1
 local versions = {}
 for _ = 1, n do
-  versions[ARGV[i]] = redis.call('HINCRBY', KEYS[1], 'v:' .. ARGV[i], 1)
-  redis.call('HSET', KEYS[1], 'd:' .. ARGV[i], ARGV[i + 1])
+  local key = hash(ARGV[i])
+  versions[ARGV[i]] = redis.call('HINCRBY', key, 'v:' .. ARGV[i], 1)
+  redis.call('HSET', key, 'd:' .. ARGV[i], ARGV[i + 1])
   i = i + 2
 end
 redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[3], ttl)
 if ARGV[i] ~= '' then
   redis.call('RPUSH', KEYS[2], versions[ARGV[i]] .. '|' .. ARGV[i + 1])
   redis.call('LTRIM', KEYS[2], -LOG_LENGTH, -1)
@@ -56,6 +70,21 @@ i = i + 2
 if ARGV[i] ~= '' then redis.call(ARGV[i + 2], ARGV[i], ARGV[i + 1]) end
 return 1
 """.replace("LOG_LENGTH", str(LOG_LENGTH))
+)
+
+# KEYS: the room hash, the aside hash. ARGV: names. Returns each name's version and data.
+READ = (
+    _HASH
+    + """
+local out = {}
+for _, name in ipairs(ARGV) do
+  local got = redis.call('HMGET', hash(name), 'v:' .. name, 'd:' .. name)
+  out[#out + 1] = got[1]
+  out[#out + 1] = got[2]
+end
+return out
+"""
+)
 
 
 # KEYS: the board's sorted set, its hash (m:PLAYER -> member, d:PLAYER -> data).
@@ -76,6 +105,10 @@ def board_keys(group: str) -> tuple[str, str]:
 
 def room_key(room: str) -> str:
     return f"room:{{{room}}}"
+
+
+def aside_key(room: str) -> str:
+    return f"room:{{{room}}}:aside"
 
 
 class RedisStore(Store):
@@ -106,6 +139,7 @@ class RedisStore(Store):
                 retry_on_error=[RedisConnectionError],
             )
         self._commit = self._redis.register_script(COMMIT)
+        self._read = self._redis.register_script(READ)
         self._board_add = self._redis.register_script(BOARD_ADD)
         self._pubsub = ShardedPubSub(self._redis) if self.cluster else CountingPubSub(self._redis.connection_pool)
         if not self.cluster and self.url.startswith("redis://"):
@@ -132,12 +166,21 @@ class RedisStore(Store):
         await self._call(self._redis.ping)
 
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
-        fields = [f"{p}:{n}" for n in names for p in ("v", "d")]
-        if self._pipe is not None:
-            pipe = self._pipe
-            values = await self._call(lambda: pipe.execute("HMGET", room_key(room), *fields))
+        values: list[str | None]
+        if any(n.startswith(ASIDE) for n in names):  # in two hashes: read with a script
+            keys, args = [room_key(room), aside_key(room)], list(names)
+            if self._pipe is not None:
+                pipe = self._pipe
+                values = await self._call(lambda: pipe.evalsha(self._read.sha, READ, keys, args))
+            else:
+                values = await self._call(lambda: self._read(keys=keys, args=args))
         else:
-            values = await self._call(lambda: self._redis.hmget(room_key(room), fields))
+            fields = [f"{p}:{n}" for n in names for p in ("v", "d")]
+            if self._pipe is not None:
+                pipe = self._pipe
+                values = await self._call(lambda: pipe.execute("HMGET", room_key(room), *fields))
+            else:
+                values = await self._call(lambda: self._redis.hmget(room_key(room), fields))
         out: list[Doc | None] = []
         for k in range(0, len(values), 2):
             v, d = values[k], values[k + 1]
@@ -167,12 +210,12 @@ class RedisStore(Store):
             args += [name, data]
         args += [log[0], log[1]] if log else ["", ""]
         args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
-        log_key = f"{key}:log:{log[0]}" if log else key
+        keys = [key, f"{key}:log:{log[0]}" if log else key, aside_key(room)]
         if self._pipe is not None:
             pipe = self._pipe
-            result = await self._call(lambda: pipe.evalsha(self._commit.sha, COMMIT, [key, log_key], args))
+            result = await self._call(lambda: pipe.evalsha(self._commit.sha, COMMIT, keys, args))
         else:
-            result = await self._call(lambda: self._commit(keys=[key, log_key], args=args))
+            result = await self._call(lambda: self._commit(keys=keys, args=args))
         return bool(result)
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
