@@ -4,7 +4,7 @@ Every key of a room shares the hash tag ``{CODE}`` (``room:{CODE}`` holds the do
 ``room:{CODE}:aside`` those kept aside, ``room:{CODE}:log:NAME`` a document's log), so one
 Lua script can touch them atomically and the design runs unchanged on Redis Cluster. The
 room's channel is ``room:{CODE}``; on a cluster the store uses sharded pub/sub (``SPUBLISH``
-/ ``SSUBSCRIBE``, in :mod:`race.store.pubsub`). The move path's two commands and the room
+/ ``SSUBSCRIBE``, in :mod:`race.store.pubsub`). The documents' reads and commits and the room
 broadcasts go over the lean connections of :mod:`race.store.pipe` (plain ``redis://``), the
 rest through redis-py.
 """
@@ -188,7 +188,13 @@ class RedisStore(Store):
         return out
 
     async def read_all(self, room: str) -> dict[str, Doc]:
-        h = await self._call(lambda: self._redis.hgetall(room_key(room)))
+        h: dict[str, str]
+        if self._pipe is not None:
+            pipe = self._pipe
+            flat = await self._call(lambda: pipe.execute("HGETALL", room_key(room)))
+            h = dict(zip(flat[::2], flat[1::2], strict=True))
+        else:
+            h = await self._call(lambda: self._redis.hgetall(room_key(room)))
         return {k[2:]: Doc(int(v), h["d:" + k[2:]]) for k, v in h.items() if k[:2] == "v:" and "d:" + k[2:] in h}
 
     async def commit(
