@@ -171,17 +171,16 @@ class Connection:
             if group not in self.groups:
                 await self.hub.join(group, self)
                 self.groups.add(group)
-        room = getattr(msg, "room", None)
-        joining = isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None
-        if joining:
+        joining: str | None = None  # the room this message may seat or show this connection in
+        if isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None:
             # Subscribe first, so no broadcast falls between the snapshot and the stream.
-            room = normalise_code(room)
-            await self.hub.join(room, self)
+            joining = normalise_code(msg.room)
+            await self.hub.join(joining, self)
         try:
             replies = await self.service.handle(self.session, msg)
         except BaseException:
-            if joining and self.session.room is None:
-                await self.hub.leave(room, self)
+            if joining is not None and self.session.room is None:
+                await self.hub.leave(joining, self)
             raise
         if isinstance(msg, p.Create | p.Daily):
             assert self.session.room is not None

@@ -26,7 +26,7 @@ from race import protocol as p
 from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, token_key
-from race.service import RaceService, Session, now_ms
+from race.service import RaceService, Session
 from race.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ class DailyChallenge:
     ) -> None:
         self.store, self.service = store, service
         self.keep_days, self.node_limit = keep_days, node_limit
-        self.clock = clock or service.clock or now_ms
+        self.clock = clock or service.clock
         self._executor = executor
         self._computing: dict[str, asyncio.Future[tuple[str, list[str]]]] = {}
         service.daily = self
@@ -135,7 +135,7 @@ class DailyChallenge:
         group = board_group(date, difficulty)
         (doc,) = await self.store.read(group, ["deal"])
         if doc is not None:
-            return msgspec.json.decode(doc.data)
+            return msgspec.json.decode(doc.data, type=dict[str, Any])
         future = self._computing.get(group)
         if future is None:
             loop = asyncio.get_running_loop()
@@ -150,7 +150,7 @@ class DailyChallenge:
         await self.store.commit(group, expect={"deal": 0}, write={"deal": _dump(data)}, ttl=self.ttl(date))
         (doc,) = await self.store.read(group, ["deal"])
         assert doc is not None
-        return msgspec.json.decode(doc.data)
+        return msgspec.json.decode(doc.data, type=dict[str, Any])
 
     def _pool(self) -> Executor:
         if self._executor is None:

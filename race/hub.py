@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from race.store import Store, StoreUnavailable
 
@@ -48,7 +48,9 @@ class Member(Protocol):
     """A local connection as the hub sees it."""
 
     id: str
-    seat: str | None
+
+    @property
+    def seat(self) -> str | None: ...
 
     def deliver(self, message: str) -> None: ...
 
@@ -96,7 +98,9 @@ class Hub:
                 except StoreUnavailable:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
 
-    def schedule(self, room: str, delay_s: float, at: int, action: Callable[[str], Awaitable[object]]) -> None:
+    def schedule(
+        self, room: str, delay_s: float, at: int, action: Callable[[str], Coroutine[Any, Any, object]]
+    ) -> None:
         """Run ``action(room)`` after ``delay_s`` seconds, once per room and time ``at``."""
         key = (room, at)
         if key in self._timers:
@@ -129,8 +133,8 @@ class Hub:
 
     def _dispatch(self, room: str, message: str) -> None:
         if room == "*":  # the store lost messages during an outage: everyone resyncs
-            for members in self.rooms.values():
-                for m in list(members):
+            for room_members in self.rooms.values():
+                for m in list(room_members):
                     m.resync()
             return
         members = self.rooms.get(room)

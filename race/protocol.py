@@ -40,10 +40,11 @@ class ProtocolError(Exception):
 
 
 class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
-    pass
+    """A client message. Each one says ``frozen=True`` again, which msgspec would inherit, for
+    type checkers, which see a frozen class's subclass as not frozen unless it says so."""
 
 
-class Create(_Msg, tag="create"):
+class Create(_Msg, tag="create", frozen=True):
     """Create a room and take its first seat as the host."""
 
     name: Name
@@ -53,14 +54,14 @@ class Create(_Msg, tag="create"):
     listed: bool = True
 
 
-class Join(_Msg, tag="join"):
+class Join(_Msg, tag="join", frozen=True):
     """Take a new seat in a room's lobby."""
 
     room: RoomCode
     name: Name
 
 
-class Resume(_Msg, tag="resume"):
+class Resume(_Msg, tag="resume", frozen=True):
     """Come back to one's seat with its secret token; ``version`` is the last state seen."""
 
     room: RoomCode
@@ -68,21 +69,21 @@ class Resume(_Msg, tag="resume"):
     version: Version | None = None
 
 
-class Watch(_Msg, tag="watch"):
+class Watch(_Msg, tag="watch", frozen=True):
     """Spectate a room."""
 
     room: RoomCode
 
 
-class Ready(_Msg, tag="ready"):
+class Ready(_Msg, tag="ready", frozen=True):
     ready: bool = True
 
 
-class Start(_Msg, tag="start"):
+class Start(_Msg, tag="start", frozen=True):
     pass
 
 
-class Play(_Msg, tag="move"):
+class Play(_Msg, tag="move", frozen=True):
     """Play a move (engine notation) on the state with ``version``."""
 
     move: MoveText
@@ -90,40 +91,40 @@ class Play(_Msg, tag="move"):
     id: ClientId | None = None
 
 
-class Undo(_Msg, tag="undo"):
+class Undo(_Msg, tag="undo", frozen=True):
     version: Version
     id: ClientId | None = None
 
 
-class Restart(_Msg, tag="restart"):
+class Restart(_Msg, tag="restart", frozen=True):
     version: Version
     id: ClientId | None = None
 
 
-class Hint(_Msg, tag="hint"):
+class Hint(_Msg, tag="hint", frozen=True):
     pass
 
 
-class Resign(_Msg, tag="resign"):
+class Resign(_Msg, tag="resign", frozen=True):
     pass
 
 
-class Rematch(_Msg, tag="rematch"):
+class Rematch(_Msg, tag="rematch", frozen=True):
     deal: DealNumber | None = None
 
 
-class Ping(_Msg, tag="ping"):
+class Ping(_Msg, tag="ping", frozen=True):
     pass
 
 
-class Sync(_Msg, tag="sync"):
+class Sync(_Msg, tag="sync", frozen=True):
     """Ask for the room's snapshot (and, for a player, their own state) again."""
 
 
 IsoDate = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
-class Daily(_Msg, tag="daily"):
+class Daily(_Msg, tag="daily", frozen=True):
     """Start an attempt at today's daily deal; ``token`` is the player's identity, if any."""
 
     name: Name
@@ -131,7 +132,7 @@ class Daily(_Msg, tag="daily"):
     token: Token | None = None
 
 
-class Leaderboard(_Msg, tag="leaderboard"):
+class Leaderboard(_Msg, tag="leaderboard", frozen=True):
     """Read a day's leaderboard (today when ``date`` is absent) and follow its updates."""
 
     difficulty: Difficulty = "medium"
@@ -143,7 +144,7 @@ class Leaderboard(_Msg, tag="leaderboard"):
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
 ) | (Sync | Daily | Leaderboard)
-TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)  # type: ignore[attr-defined]
+TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")
 

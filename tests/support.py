@@ -181,12 +181,12 @@ class Client:
                 return self.inbox.pop(i)
         async with asyncio.timeout(timeout):
             while True:
-                m = json.loads(await self.ws.recv())
-                if match(m):
-                    return m
-                self.inbox.append(m)
+                msg: dict[str, Any] = json.loads(await self.ws.recv())
+                if match(msg):
+                    return msg
+                self.inbox.append(msg)
 
-    async def request(self, message: dict[str, Any], *types: str) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any] | str, *types: str) -> dict[str, Any]:
         """Send ``message`` and return the first reply of ``types`` or an error."""
         await self.send(message)
         return await self.expect(*types, "error")

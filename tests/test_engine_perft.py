@@ -143,7 +143,7 @@ def documented_order(move: Move) -> tuple[int, int, int]:
 def sample_positions(count: int, seed: int) -> list[Game]:
     """Positions from seeded random games: early, middle and late, some with no shuffles left."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[Game] = []
     while len(positions) < count:
         game = Game.deal(rng.randrange(2**64), rng.choice(["easy", "medium", "hard"]))
         for _ in range(rng.randrange(400)):

@@ -80,7 +80,7 @@ def test_king_lands_on_ace_and_ace_on_king_on_piles() -> None:
 def test_pile_tops_zigzag_up_and_down_freely() -> None:
     # The top of pile 0 goes 7-8-7-6-7: directions change as often as you like.
     game = position("7S", "8S", "9S", "6S", "5S")
-    tops = [pile(game, 0)]
+    tops = [game.piles[0][-1]]
     for text in ["p1>p0", "p0>p2", "p3>p0", "p0>p4"]:
         game.play(text)
         tops.append(game.piles[0][-1])

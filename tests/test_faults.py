@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pytest
@@ -31,14 +31,18 @@ from race.store import open_store
 from tests.support import Client, RedisServer, Server
 
 DEAL, DIFFICULTY = 3, "easy"
-FAST = {"RATE_LIMIT_PER_SECOND": "5000", "RATE_LIMIT_BURST": "5000"}
+
+
+def fast_server(store_url: str) -> Server:
+    """A server process whose rate limit lets a test play as fast as it can."""
+    return Server(store_url, RATE_LIMIT_PER_SECOND="5000", RATE_LIMIT_BURST="5000")
 
 
 @functools.cache
 def winning_line() -> tuple[str, ...]:
     """A winning line for the test deal: follow the engine's hints (they win this deal)."""
     game = Game.deal(DEAL, DIFFICULTY)
-    line = []
+    line: list[str] = []
     while not game.is_won:
         hint = game.hint()
         assert hint is not None and len(line) < 500, "the hints no longer win the test deal"
@@ -106,8 +110,8 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
     and undo history), and each seat's log ends at its version."""
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        h = await raw.hgetall(f"room:{{{code}}}")
-        aside = await raw.hgetall(f"room:{{{code}}}:aside")
+        h = cast(dict[str, str], await raw.hgetall(f"room:{{{code}}}"))
+        aside = cast(dict[str, str], await raw.hgetall(f"room:{{{code}}}:aside"))
         meta = msgspec.json.decode(h["d:meta"], type=Meta)
         out = {}
         for sid in meta.seats:
@@ -116,7 +120,7 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
             game = Game.from_dict(s.game)
             assert s.seat == sid and game.cards_on_foundations >= 8, s
             version = int(h[f"v:p:{sid}"])
-            log = await raw.lrange(f"room:{{{code}}}:log:p:{sid}", -1, -1)
+            log = cast(list[str], await raw.lrange(f"room:{{{code}}}:log:p:{sid}", -1, -1))
             if version > 1:
                 assert log and int(log[0].partition("|")[0]) == version, (sid, version, log)
             out[sid] = (version, s)
@@ -127,7 +131,7 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
 
 async def test_kill_9_one_of_two_processes_mid_race_loses_nothing(redis_url: str) -> None:
     line = winning_line()
-    a, b = Server(redis_url, **FAST), Server(redis_url, **FAST)
+    a, b = fast_server(redis_url), fast_server(redis_url)
     try:
         ann, joined = await seat(a, "create", None, "Ann")
         code, ann_token = joined["room"]["code"], joined["token"]
@@ -222,13 +226,14 @@ async def win_a_daily(server: Server, redis_url: str) -> dict[str, Any]:
     await dee.close()
     status, board = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}&date={date}")
     assert status == 200 and [(e["name"], e["moves"]) for e in board["entries"]] == [("Dee", len(winning_line()))]
+    assert isinstance(board, dict)
     return board
 
 
 async def test_redis_crash_with_aof_keeps_rooms_boards_and_leaderboards(tmp_path: Any) -> None:
     aof = ("--appendonly", "yes", "--appendfsync", "always")
     redis = RedisServer(*aof, directory=str(tmp_path))
-    server = Server(redis.url, **FAST)
+    server = fast_server(redis.url)
     try:
         leaderboard = await win_a_daily(server, redis.url)
         ann, joined = await seat(server, "create", None, "Ann")
@@ -268,7 +273,7 @@ async def test_redis_crash_with_aof_keeps_rooms_boards_and_leaderboards(tmp_path
 async def test_redis_away_for_a_while(tmp_path: Any) -> None:
     aof = ("--appendonly", "yes", "--appendfsync", "always")
     redis = RedisServer(*aof, directory=str(tmp_path))
-    a, b = Server(redis.url, **FAST), Server(redis.url, **FAST)
+    a, b = fast_server(redis.url), fast_server(redis.url)
     try:
         ann, joined = await seat(a, "create", None, "Ann")
         code = joined["room"]["code"]
@@ -326,7 +331,7 @@ async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
     """Redis frozen (SIGSTOP) rather than gone: a request waiting on it gets ``unavailable``
     after the store's timeout, while everything that does not need Redis carries on."""
     redis = RedisServer()
-    server = Server(redis.url, **FAST)
+    server = fast_server(redis.url)
     try:
         ann, joined = await seat(server, "create", None, "Ann")
         code = joined["room"]["code"]
@@ -359,7 +364,7 @@ async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
 
 @pytest.fixture(scope="module")
 def pair(redis_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(redis_url, **FAST), Server(redis_url, **FAST)
+    a, b = fast_server(redis_url), fast_server(redis_url)
     yield a, b
     a.stop()
     b.stop()

@@ -36,7 +36,8 @@ async def started(service: RaceService) -> tuple[Session, Session, dict[str, Any
 
 
 def pick(state: dict[str, Any]) -> str:
-    return next(m for m in state["legal_moves"] if m != "shuffle")
+    move: str = next(m for m in state["legal_moves"] if m != "shuffle")
+    return move
 
 
 async def test_plain_moves_read_the_store_once(store: Store) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -15,7 +15,8 @@ from race.store.base import ASIDE, LOG_LENGTH, LogEntry
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    urls = {"memory": lambda: "memory://", "redis": lambda: request.getfixturevalue("redis_url")}
+    urls: dict[str, Callable[[], str]] = {"memory": lambda: "memory://"}
+    urls["redis"] = lambda: request.getfixturevalue("redis_url")
     urls["cluster"] = lambda: request.getfixturevalue("redis_cluster_url")
     url = urls[request.param]()
     s = open_store(url, ttl=3600)

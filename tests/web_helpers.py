@@ -75,7 +75,7 @@ class Tab:
     # -- the board -----------------------------------------------------------------------
 
     def board(self) -> dict[str, Any]:
-        state = self.page.evaluate(BOARD_JS, None)
+        state: dict[str, Any] | None = self.page.evaluate(BOARD_JS, None)
         assert state is not None, f"{self.name}: no board on the page"
         return state
 
@@ -90,7 +90,8 @@ class Tab:
             arg=version,
             timeout=WAIT_MS,
         )
-        return handle.json_value()
+        board: dict[str, Any] = handle.json_value()
+        return board
 
     def assert_board_fits(self) -> None:
         """The whole board is on the screen with the page unscrolled."""

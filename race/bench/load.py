@@ -169,7 +169,7 @@ class Conn:
         async with asyncio.timeout(REPLY_TIMEOUT):
             while True:
                 raw = await self.ws.recv()
-                msg = _decode(raw)
+                msg: dict[str, Any] = _decode(raw)
                 if msg.get("type") in types or msg.get("type") == "error":
                     return msg
 

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     n = len(results)
     won, lost, unknown = counts["won"], counts["unsolvable"], counts["unknown"]
     decided = won + lost
-    seconds = [r[3] for r in results]
+    times = [r[3] for r in results]
     nodes = sum(r[2] for r in results)
     low_all, _ = wilson(won, n)
     _, high_all = wilson(won + unknown, n)
@@ -108,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
         f"(unknown counted as lost / as won; 95% Wilson bounds {low_all:.1%}-{high_all:.1%})"
     )
     print(
-        f"nodes/s: {nodes / max(sum(seconds), 1e-9):,.0f} per process  "
-        f"time per deal: median {percentile(seconds, 50):.2f} s, p95 {percentile(seconds, 95):.2f} s  "
+        f"nodes/s: {nodes / max(sum(times), 1e-9):,.0f} per process  "
+        f"time per deal: median {percentile(times, 50):.2f} s, p95 {percentile(times, 95):.2f} s  "
         f"wall {wall:.0f} s"
     )
     return 0

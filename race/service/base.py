@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -78,7 +78,7 @@ class ServiceBase:
         clock: Callable[[], int] = now_ms,
         countdown_ms: int = 3000,
         max_game_moves: int = 10_000,
-        on_deadline: Callable[[str, int, Callable[[str], Awaitable[object]]], None] | None = None,
+        on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock

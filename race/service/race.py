@@ -24,6 +24,8 @@ class RaceActions(ServiceBase):
         assert code is not None and sid is not None
         key = seat_key(sid)
         guess, session.last_move = session.last_move, None
+        meta_doc: Doc | None
+        seat_doc: Doc | None
         for _ in range(RETRIES):
             if guess is not None:
                 meta_doc, seat_doc = guess.meta_doc, guess.seat_doc

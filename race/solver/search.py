@@ -20,6 +20,7 @@ import time
 from itertools import chain
 from operator import getitem
 from random import Random
+from typing import TypeAlias, cast
 
 from race.engine import FOUNDATIONS
 
@@ -31,6 +32,12 @@ TOTAL_CARDS = 104
 Move = tuple[int, int, int]
 Piles = list[bytes]
 Key = tuple[tuple[bytes, ...], bytes]
+#: The line to a position of a search's layer: its last move and the line before it.
+Parent: TypeAlias = tuple[Move, "Parent"] | None
+#: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
+#: left, its :func:`position_hash` and the line to it. Children share their parent's lists
+#: where a move leaves them be.
+Entry: TypeAlias = tuple[Piles, list[int], bytes, int, int, Parent]
 
 #: The card one rank above / below on the piles (Ace and King are neighbours there).
 UP: tuple[int, ...] = tuple(s * 13 + (r + 1) % 13 for s in range(4) for r in range(13))
@@ -375,11 +382,6 @@ def beam(
     table: dict[Key | int, int] = {start: shuffles}  # keyed by position_hash once inexact
     plays = PlaysMemo()
     rotations = Rotations()
-    Parent = tuple[Move, "Parent"] | None
-    #: A position in a layer: its piles, foundation counts (as a list and as bytes), shuffles
-    #: left, its :func:`position_hash` and the line to it. Children share their parent's lists
-    #: where a move leaves them be.
-    Entry = tuple[Piles, list[int], bytes, int, int, Parent]
     layer: list[Entry] = [(list(piles), list(fnd), start[1], shuffles, position_hash(piles, fnd), None)]
     complete = exact = True
     if memo is None:
@@ -459,7 +461,7 @@ def beam(
             intact = 0
         if exact and not complete:  # no proof can come of this search now: key by hash
             exact = False
-            table = {position_hash(*key): sh for key, sh in table.items()}
+            table = {position_hash(*cast(Key, key)): sh for key, sh in table.items()}
             get = table.get
         layer = following
     return (EXHAUSTED if complete else LIMIT), []

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
@@ -409,7 +409,7 @@ class RedisSubscriber(_Connection[_SubProtocol]):
         if proto is not None and not proto.closed:
             proto.send(("UNSUBSCRIBE", channel))
 
-    async def messages(self) -> AsyncIterator[tuple[str, str]]:
+    async def messages(self) -> AsyncGenerator[tuple[str, str], None]:
         lost, delay = False, 0.1
         while True:
             proto = self._proto
