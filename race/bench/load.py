@@ -12,7 +12,7 @@ import contextlib
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ def _encode(message: dict[str, Any]) -> str:
 
 
 REPLY_TIMEOUT = 10.0
+ECHO_SAMPLES = 300  # state replies kept per player for its echo client
 
 
 # -- measuring ------------------------------------------------------------------------
@@ -42,7 +43,6 @@ class Phase:
     done: int = 0
     errors: int = 0
     seconds: float = 0.0
-    reply_bytes: int = 0
     measuring: bool = False
     server_cpu: float | None = None  # CPU seconds the server process used while measuring
     client_cpu: float = 0.0  # and this process
@@ -60,11 +60,10 @@ class Phase:
         ordered = sorted(self.rtts)
         return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
-    def record(self, started: float, size: int) -> None:
+    def record(self, started: float) -> None:
         if self.measuring:
             self.rtts.append((time.perf_counter() - started) * 1000)
             self.done += 1
-            self.reply_bytes += size
 
     def refused(self) -> None:
         if self.measuring:
@@ -186,6 +185,9 @@ class Player:
     rng: random.Random
     host: bool
     played: int = 0  # moves (and undos) applied since this player's game was last restarted
+    #: The player's first ``state`` replies, in order: what its echo client sends (see
+    #: :func:`echo_message`).
+    replies: list[str] = field(default_factory=list)
 
 
 def choose(state: dict[str, Any], rng: random.Random, restart: bool = False) -> dict[str, Any]:
@@ -317,7 +319,9 @@ def race_worker(pl: Player, phase: Phase, pacer: Pacer, game_length: int = 0) ->
                         break
             reply = _decode(raw)
             if reply["type"] == "state":
-                phase.record(started, len(raw))
+                phase.record(started)
+                if len(pl.replies) < ECHO_SAMPLES:
+                    pl.replies.append(raw)
                 pl.state = reply
                 pl.played = 0 if msg["type"] == "restart" else pl.played + 1
                 continue
@@ -336,18 +340,29 @@ def race_worker(pl: Player, phase: Phase, pacer: Pacer, game_length: int = 0) ->
     return work
 
 
-def echo_worker(conn: Conn, phase: Phase, size: int, pacer: Pacer) -> Callable[[asyncio.Event], Any]:
-    """Send ``size``-byte messages and wait for each one's echo; copies fanned out to the
-    group (type ``fan``) are skipped like a player skips broadcasts."""
+def echo_message(n: int, states: Sequence[str]) -> str:
+    """An echo client's ``n``-th message (from 1): the next of a player's ``state`` replies
+    (``states``, in the order received, over again when they run out), its type ``echo`` and
+    numbered. Real replies rather than filler of their size, because permessage-deflate's cost
+    depends on what it compresses: consecutive boards that differ by a card or two, in a real
+    game. With no replies (the race made no move), 2,000 bytes of filler."""
+    if not states:
+        return _encode({"type": "echo", "n": n, "pad": "x" * 1960})
+    state = states[(n - 1) % len(states)]
+    return f'{{"type":"echo","n":{n},' + state.removeprefix('{"type":"state",')
+
+
+def echo_worker(conn: Conn, phase: Phase, states: Sequence[str], pacer: Pacer) -> Callable[[asyncio.Event], Any]:
+    """Send a player's ``state`` replies (:func:`echo_message`) and wait for each one's echo;
+    copies fanned out to the group (type ``fan``) are skipped like a player skips broadcasts."""
 
     async def work(stop: asyncio.Event) -> None:
         ws = conn.ws
         n = 0
-        pad = "x" * max(0, size - 40)
         while not stop.is_set():
             await pacer.wait()
             n += 1
-            text = _encode({"type": "echo", "n": n, "pad": pad})
+            text = echo_message(n, states)
             started = time.perf_counter()
             await ws.send(text)
             async with asyncio.timeout(REPLY_TIMEOUT):
@@ -356,6 +371,6 @@ def echo_worker(conn: Conn, phase: Phase, size: int, pacer: Pacer) -> Callable[[
                     if not reply.startswith('{"type":"fan"'):
                         break
             _decode(reply)
-            phase.record(started, len(reply))
+            phase.record(started)
 
     return work

@@ -17,10 +17,11 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    Reported: validated moves per second (every move, undo or restart the server applied), the
    move round trip (send a move, receive its ``state``) p50 / p99, and the CPU time the server
    process and this client used per move.
-2. **echo**: the same number of clients, with the same client code, send messages of the
-   size of a ``state`` reply to a bare websocket echo route of the same server process (same
-   uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``): the cost of the
-   transport alone, at the same load (the same ``--rate``, when given).
+2. **echo**: the same number of clients, with the same client code, send the ``state``
+   replies their players received in the race (typed ``echo``: the same sizes, and the same
+   content for permessage-deflate to compress) to a bare websocket echo route of the same
+   server process (same uvicorn, same settings; the route exists only when ``BENCH_ECHO=1``):
+   the cost of the transport alone, at the same load (the same ``--rate``, when given).
 3. **fan-out**: the same, but the echo route also sends a copy of each message to every
    other client of its group (``?group=``, grouped like the rooms): the race's pattern of
    frames (a reply to the mover, a broadcast to the rest of the room) without the game and
@@ -161,14 +162,18 @@ async def bench_server(
             ]
             await measure(result.race, race_workers, warmup, slice_s, args.moves, progress, pid)
             if result.echo is not None and result.fanout is not None:
-                size = result.race.reply_bytes // max(1, result.race.done) or 2000
+                # Echo client i sends what player i received: the same messages, the same sizes.
                 echoes = conns[: len(players)]
                 echo_pacers, fan_pacers = pacers(len(echoes), args.rate), pacers(len(fans), args.rate)
                 echo_workers = [
-                    echo_worker(c, result.echo, size, pc) for c, pc in zip(echoes, echo_pacers, strict=True)
+                    echo_worker(c, result.echo, pl.replies, pc)
+                    for c, pl, pc in zip(echoes, players, echo_pacers, strict=True)
                 ]
                 await measure(result.echo, echo_workers, warmup, slice_s, args.moves, progress, pid)
-                fan_workers = [echo_worker(c, result.fanout, size, pc) for c, pc in zip(fans, fan_pacers, strict=True)]
+                fan_workers = [
+                    echo_worker(c, result.fanout, pl.replies, pc)
+                    for c, pl, pc in zip(fans, players, fan_pacers, strict=True)
+                ]
                 await measure(result.fanout, fan_workers, warmup, slice_s, args.moves, progress, pid)
     finally:
         await asyncio.gather(*(pl.conn.close() for pl in players), *(c.close() for c in conns))
