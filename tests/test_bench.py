@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from race.bench.load import echo_message
 from tests.support import ROOT
 
 
@@ -81,3 +82,15 @@ def test_bench_players_restart_their_game_after_a_game_length(tmp_path: Path) ->
     assert done.returncode == 0, done.stdout + done.stderr
     (result,) = json.loads(out.read_text())["results"]
     assert result["race"]["done"] > 12 and result["race"]["errors"] == 0, result["race"]
+
+
+def test_echo_clients_send_their_players_state_replies_in_order() -> None:
+    states = ['{"type":"state","version":2,"board":"a"}', '{"type":"state","version":3,"board":"b"}']
+    sent = [json.loads(echo_message(n, states)) for n in (1, 2, 3)]
+    assert sent == [
+        {"type": "echo", "n": 1, "version": 2, "board": "a"},
+        {"type": "echo", "n": 2, "version": 3, "board": "b"},
+        {"type": "echo", "n": 3, "version": 2, "board": "a"},  # over again when they run out
+    ]
+    filler = json.loads(echo_message(7, []))  # no replies: filler of 2,000 bytes
+    assert filler["type"] == "echo" and filler["n"] == 7 and len(echo_message(7, [])) >= 2000

@@ -347,7 +347,7 @@ def echo_message(n: int, states: Sequence[str]) -> str:
     depends on what it compresses: consecutive boards that differ by a card or two, in a real
     game. With no replies (the race made no move), 2,000 bytes of filler."""
     if not states:
-        return _encode({"type": "echo", "n": n, "pad": "x" * 1960})
+        return _encode({"type": "echo", "n": n, "pad": "x" * 1970})
     state = states[(n - 1) % len(states)]
     return f'{{"type":"echo","n":{n},' + state.removeprefix('{"type":"state",')
 
