@@ -162,18 +162,20 @@ class RedisStore(Store):
         except DOWN as exc:
             raise StoreUnavailable(f"Redis is unavailable: {exc}") from None
 
+    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a registered Lua script: over the lean connection when there is one."""
+        if self._pipe is not None:
+            pipe = self._pipe
+            return await self._call(lambda: pipe.evalsha(script.sha, script.script, keys, args))
+        return await self._call(lambda: script(keys=keys, args=args))
+
     async def ping(self) -> None:
         await self._call(self._redis.ping)
 
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
         values: list[str | None]
         if any(n.startswith(ASIDE) for n in names):  # in two hashes: read with a script
-            keys, args = [room_key(room), aside_key(room)], list(names)
-            if self._pipe is not None:
-                pipe = self._pipe
-                values = await self._call(lambda: pipe.evalsha(self._read.sha, READ, keys, args))
-            else:
-                values = await self._call(lambda: self._read(keys=keys, args=args))
+            values = await self._script(self._read, [room_key(room), aside_key(room)], list(names))
         else:
             fields = [f"{p}:{n}" for n in names for p in ("v", "d")]
             if self._pipe is not None:
@@ -217,11 +219,7 @@ class RedisStore(Store):
         args += [log[0], log[1]] if log else ["", ""]
         args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
         keys = [key, f"{key}:log:{log[0]}" if log else key, aside_key(room)]
-        if self._pipe is not None:
-            pipe = self._pipe
-            result = await self._call(lambda: pipe.evalsha(self._commit.sha, COMMIT, keys, args))
-        else:
-            result = await self._call(lambda: self._commit(keys=keys, args=args))
+        result = await self._script(self._commit, keys, args)
         return bool(result)
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
