@@ -32,11 +32,11 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     store = open_store(settings.store_url, ttl=settings.room_ttl)
-    hub = Hub(store)
     service = RaceService(
         store, countdown_ms=int(settings.countdown_seconds * 1000), max_game_moves=settings.max_game_moves
     )
-    service.on_deadline = lambda room, at, action: hub.schedule(room, (at - service.clock()) / 1000, at, action)
+    hub = Hub(store, clock=service.clock)
+    service.on_deadline = hub.schedule
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
@@ -59,9 +60,14 @@ class Member(Protocol):
     def resync(self) -> None: ...
 
 
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
 class Hub:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], int] = _now_ms) -> None:
         self.store = store
+        self.clock = clock  # server milliseconds, the clock the scheduled times are on
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
@@ -99,14 +105,20 @@ class Hub:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
 
     def schedule(
-        self, room: str, delay_s: float, at: int, action: Callable[[str], Coroutine[Any, Any, object]]
+        self, room: str, at: int, action: Callable[[str], Coroutine[Any, Any, object]], *, retry_s: float = 0
     ) -> None:
-        """Run ``action(room)`` after ``delay_s`` seconds, once per room and time ``at``."""
+        """Run ``action(room)`` at server time ``at`` (ms; or ``retry_s`` seconds from now,
+        when later), once per room and time."""
         key = (room, at)
         if key in self._timers:
             return
+        loop = asyncio.get_running_loop()
 
         def fire() -> None:
+            early = at - self.clock()
+            if early > 0:  # the loop's timers count from its cached time, and may fire early
+                self._timers[key] = loop.call_later(early / 1000, fire)
+                return
             self._timers.pop(key, None)
             task = asyncio.create_task(action(room))
             task.add_done_callback(done)
@@ -115,11 +127,11 @@ class Hub:
             if not task.cancelled() and isinstance(task.exception(), StoreUnavailable):
                 # Redis is away at the deadline: try again, or the race would end unannounced.
                 log.warning("room %s: store unavailable at a deadline; trying again in a second", room)
-                self.schedule(room, 1.0, at, action)
+                self.schedule(room, at, action, retry_s=1.0)
             else:
                 _log_failure(task)
 
-        self._timers[key] = asyncio.get_running_loop().call_later(max(delay_s, 0), fire)
+        self._timers[key] = loop.call_later(max((at - self.clock()) / 1000, retry_s, 0), fire)
 
     async def _pump(self) -> None:
         while True:
