@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 
 from race.store import Store, open_store
 from race.store.base import ASIDE, LOG_LENGTH, LogEntry
+from race.store.memory import MemoryStore
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -126,6 +127,19 @@ async def test_rooms_expire_after_their_ttl() -> None:
     assert await s.read_all(r) == {}
     assert await s.read(r, [ASIDE + "s1:0"]) == [None]
     assert await s.commit(r, expect={"meta": 0}, write={"meta": "again"})
+
+
+async def test_the_embedded_store_frees_what_expired_without_a_read() -> None:
+    """Like Redis, the embedded store does not keep abandoned rooms (their logs too) and
+    leaderboards until someone reads them again: a later write sweeps them out."""
+    s = MemoryStore(ttl=3600, sweep_seconds=0)
+    gone, kept = room(), room()
+    await s.commit(gone, expect={}, write={"meta": "m"}, log=("meta", "e"), ttl=0)
+    await s.board_add("board-" + gone, "p1", "1", "x", ttl=0)
+    await s.commit(kept, expect={}, write={"meta": "m"}, log=("meta", "e"))
+    assert set(s._rooms) == set(s._logs) == {kept}  # what the process holds
+    assert s._boards == {}
+    assert await s.read(kept, ["meta"]) != [None]
 
 
 async def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url: str) -> None:

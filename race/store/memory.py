@@ -12,25 +12,44 @@ from .base import ASIDE, LOG_LENGTH, Doc, LogEntry, Store
 
 
 class MemoryStore(Store):
-    """Same semantics as the Redis store; every operation is atomic because it never awaits."""
+    """Same semantics as the Redis store; every operation is atomic because it never awaits.
 
-    def __init__(self, *, ttl: int) -> None:
+    Like Redis, it frees what has expired even if nobody reads it again: writes sweep out
+    expired rooms and leaderboards, at most once every ``sweep_seconds``.
+    """
+
+    def __init__(self, *, ttl: int, sweep_seconds: float = 60.0) -> None:
         super().__init__(ttl=ttl)
+        self.sweep_seconds = sweep_seconds
         self._rooms: dict[str, dict[str, Doc]] = {}
         self._expiry: dict[str, float] = {}
-        self._logs: dict[tuple[str, str], deque[LogEntry]] = {}
+        self._logs: dict[str, dict[str, deque[LogEntry]]] = {}  # room -> document -> log
         self._subscribed: set[str] = set()
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._listings: dict[str, dict[str, float]] = {}
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
+        self._swept = time.monotonic()
 
     def _room(self, room: str) -> dict[str, Doc]:
         if self._expiry.get(room, float("inf")) <= time.monotonic():
-            self._rooms.pop(room, None)
-            self._expiry.pop(room, None)
-            for key in [k for k in self._logs if k[0] == room]:
-                del self._logs[key]
+            self._drop(room)
         return self._rooms.get(room, {})
+
+    def _drop(self, room: str) -> None:
+        self._rooms.pop(room, None)
+        self._expiry.pop(room, None)
+        self._logs.pop(room, None)
+
+    def _sweep(self) -> None:
+        """Free every expired room and leaderboard (at most once every ``sweep_seconds``)."""
+        now = time.monotonic()
+        if now - self._swept < self.sweep_seconds:
+            return
+        self._swept = now
+        for room in [r for r, t in self._expiry.items() if t <= now]:
+            self._drop(room)
+        for group in [g for g, board in self._boards.items() if board[0] <= now]:
+            del self._boards[group]
 
     async def ping(self) -> None:
         return None
@@ -52,6 +71,7 @@ class MemoryStore(Store):
         publish: str | None = None,
         ttl: int | None = None,
     ) -> bool:
+        self._sweep()
         docs = self._room(room)
         for name, version in expect.items():
             doc = docs.get(name)
@@ -64,7 +84,7 @@ class MemoryStore(Store):
         self._expiry[room] = time.monotonic() + (self.ttl if ttl is None else ttl)
         if log is not None:
             name, event = log
-            entries = self._logs.setdefault((room, name), deque(maxlen=LOG_LENGTH))
+            entries = self._logs.setdefault(room, {}).setdefault(name, deque(maxlen=LOG_LENGTH))
             entries.append(LogEntry(docs[name].version, event))
         if publish is not None:
             await self.publish(room, publish)
@@ -72,7 +92,7 @@ class MemoryStore(Store):
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
         self._room(room)
-        entries = list(self._logs.get((room, name), ()))
+        entries = list(self._logs.get(room, {}).get(name, ()))
         newer = [e for e in entries if e.version > version]
         if newer and newer[0].version != version + 1:
             return None
@@ -114,6 +134,7 @@ class MemoryStore(Store):
         return board
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
+        self._sweep()
         board = self._board(group)
         if board is not None and player in board[2]:
             return False
