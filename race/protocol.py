@@ -21,7 +21,7 @@ NAME_MAX = 20
 Difficulty = Annotated[str, msgspec.Meta(pattern="^(easy|medium|hard)$")]
 RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-Name = Annotated[str, msgspec.Meta(max_length=100)]
+Name = str  # checked by clean_name (bad_name); the message's size bounds it
 MoveText = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
 ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -147,16 +147,22 @@ ClientMessage = (
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")
+_NOT_OBJECT = re.compile(r"Expected `object`, got `\w+`$")  # at the top level: no "- at `$...`"
 
 
 def decode(raw: str | bytes) -> ClientMessage:
     """Decode one client message, or raise :class:`ProtocolError`."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    size = len(raw)
+    if isinstance(raw, str) and 4 * size > MAX_MESSAGE_BYTES:  # a character is 1-4 bytes in UTF-8
+        size = len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
     try:
         return _decoder.decode(raw)
     except msgspec.ValidationError as exc:
         text = str(exc)
+        if _NOT_OBJECT.match(text):
+            raise ProtocolError("bad_json", "message is not a JSON object") from None
         if _TYPE_ERROR.search(text):
             raise ProtocolError(
                 "unknown_type", f"unknown or missing message type; expected one of: {', '.join(TYPES)}"
@@ -166,20 +172,43 @@ def decode(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_json", "message is not a JSON object") from None
 
 
+#: Characters that show nothing although they are not controls or spaces: Unicode's
+#: default-ignorable letters and marks (the Hangul fillers, the combining grapheme joiner,
+#: variation selectors, ...; its format characters are category C already) and the blank
+#: Braille pattern. A name of them looks empty, or like another player's name.
+_INVISIBLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
+)
+MAX_MARKS = 2  # combining marks on one character: enough for any script, not for "Zalgo" text
+
+
 def clean_name(raw: str) -> str:
     """A nickname made safe to store and show, or :class:`ProtocolError` ``bad_name``.
 
     Normalised (NFC, runs of spaces folded, ends trimmed); 1-20 characters; no control,
-    format or private-use characters (this catches bidi overrides and zero-width tricks);
-    no ``<`` or ``>`` so it can never read as markup.
+    format, private-use or other invisible characters (this catches bidi overrides,
+    zero-width tricks and blank fillers); no run of more than two combining marks, nor one
+    with nothing to sit on; no ``<`` or ``>`` so it can never read as markup.
+
+    >>> clean_name("  Zoë   the  Great ")
+    'Zoë the Great'
+    >>> clean_name("Ann\u3164")
+    Traceback (most recent call last):
+    ...
+    race.protocol.ProtocolError: nickname must not contain control or invisible characters
     """
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise ProtocolError("bad_name", "nickname must not be empty")
     if len(name) > NAME_MAX:
         raise ProtocolError("bad_name", f"nickname must be at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+    if _INVISIBLE.search(name) or any(unicodedata.category(ch)[0] == "C" for ch in name):
         raise ProtocolError("bad_name", "nickname must not contain control or invisible characters")
+    marks = 0
+    for i, ch in enumerate(name):
+        marks = marks + 1 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me") else 0
+        if (marks and (i == 0 or name[i - 1] == " ")) or marks > MAX_MARKS:
+            raise ProtocolError("bad_name", "nickname must not pile up accents or start one on nothing")
     if "<" in name or ">" in name:
         raise ProtocolError("bad_name", "nickname must not contain < or >")
     return name

@@ -54,7 +54,9 @@ async def error_for(client: Client, message: dict[str, Any] | str) -> dict[str, 
     [
         ("{not json", "bad_json"),
         ("", "bad_json"),
-        ("[1, 2]", "bad_message"),
+        ("[1, 2]", "bad_json"),
+        ("null", "bad_json"),
+        ('"ping"', "bad_json"),
         ('{"type": "teleport"}', "unknown_type"),
         ('{"hello": 1}', "unknown_type"),
         ('{"type": "join", "room": "ABC"}', "bad_message"),
@@ -63,6 +65,7 @@ async def error_for(client: Client, message: dict[str, Any] | str) -> dict[str, 
         ('{"type": "ping", "extra": true}', "bad_message"),
         ('{"type": "create", "name": "A", "difficulty": "impossible"}', "bad_message"),
         ("x" * 5000, "too_large"),
+        ('{"type": "create", "name": "' + "\u00e9" * 2100 + '"}', "too_large"),  # 2,130 characters, 4,230 bytes
     ],
 )
 async def test_malformed_messages_get_a_clear_error_and_the_connection_survives(
@@ -135,9 +138,15 @@ async def test_acting_before_joining_a_room_is_refused(server: Server) -> None:
         ("", "empty"),
         ("   ", "empty"),
         ("x" * 21, "at most 20"),
+        ("x" * 150, "at most 20"),
         ("Bad\x00Name", "control"),
         ("Eve\u202egnp.exe", "invisible"),
         ("zero\u200bwidth", "invisible"),
+        ("\u3164", "invisible"),  # a Hangul filler: looks empty
+        ("\u2800\u2800", "invisible"),  # blank Braille patterns
+        ("Bob\u034f", "invisible"),  # looks like "Bob", who is in the room
+        ("Z\u0335\u0336\u0337algo", "accents"),
+        ("\u0301x", "accents"),
         ("<script>x</script>", "< or >"),
         ("<b>bold", "< or >"),
     ],
