@@ -6,7 +6,10 @@ the client is disconnected (it can reconnect and resync) instead of slowing anyo
 down. The replies to a client's own message are written at once by the task that read it
 when nothing is queued for the client (behind what is, otherwise): a mover's reply then
 leaves before the broadcasts of the same move to the rest of the room, without a hop
-through the sender task. Every write holds one lock, so messages leave in order.
+through the sender task. Broadcasts that arrive while a client's message is being handled
+wait until its replies are out, so a client always reads the answer to what it sent
+(``joined``, ``state``) before the room's news that the same action caused, whatever the
+store's timing. Every write holds one lock, so messages leave in order.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from race.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
+MAX_FOLLOWED = 8  # leaderboards one connection follows at once (the oldest is dropped)
 
 
 class TokenBucket:
@@ -60,7 +64,8 @@ class Connection:
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.refused = 0
         self.closing = False
-        self.groups: set[str] = set()  # leaderboards this connection follows
+        self.groups: dict[str, None] = {}  # leaderboards this connection follows, oldest first
+        self.held: list[str] | None = None  # broadcasts that arrived while a message is handled
 
     @property
     def seat(self) -> str | None:
@@ -69,18 +74,20 @@ class Connection:
     # -- the hub's side ------------------------------------------------------------
 
     def deliver(self, message: str) -> None:
-        if self.closing:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            log.info("connection %s is not reading; disconnecting it", self.id)
-            self.kick(1013, "too many unread messages; reconnect to resync")
+        """A broadcast for this client: queued, or held while one of its messages is handled."""
+        if self.held is None:
+            self._enqueue(message)
+        elif not self.closing:
+            self.held.append(message)
+            if len(self.held) + self.queue.qsize() > self.settings.send_queue:
+                self._overflow()
 
     def kick(self, code: int, reason: str) -> None:
         if self.closing:
             return
         self.closing = True
+        if self.held is not None:
+            self.held.clear()
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait((_CLOSE, code, reason))
@@ -90,7 +97,20 @@ class Connection:
             self.deliver(p.encode({"type": "resync", "message": "some updates were lost; resume to resync"}))
 
     def send(self, message: dict[str, Any]) -> None:
-        self.deliver(p.encode(message))
+        """Queue a message of this client's own (behind what is queued, ahead of what is held)."""
+        self._enqueue(p.encode(message))
+
+    def _enqueue(self, message: str) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self._overflow()
+
+    def _overflow(self) -> None:
+        log.info("connection %s is not reading; disconnecting it", self.id)
+        self.kick(1013, "too many unread messages; reconnect to resync")
 
     async def reply(self, message: dict[str, Any]) -> None:
         """Send a reply to this client's own message: written now when nothing is queued
@@ -151,6 +171,15 @@ class Connection:
                 self.send(p.error("rate_limited", "too many messages; slow down (this one was ignored)"))
             return
         self.refused = 0
+        self.held = []
+        try:
+            await self._handle(raw)
+        finally:
+            held, self.held = self.held, None
+            for message in held:
+                self._enqueue(message)
+
+    async def _handle(self, raw: str | bytes) -> None:
         try:
             msg = p.decode(raw)
             await self._dispatch(msg)
@@ -165,12 +194,16 @@ class Connection:
             await self.reply(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
+        following: str | None = None  # a leaderboard this message starts to follow
         if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
             # Follow the board's updates from before it is read, so none falls between.
             group = board_group(msg.date or self.service.daily.today(), msg.difficulty)
-            if group not in self.groups:
+            if group in self.groups:
+                self.groups[group] = self.groups.pop(group)  # the most recently asked for: kept longest
+            else:
                 await self.hub.join(group, self)
-                self.groups.add(group)
+                self.groups[group] = None
+                following = group
         joining: str | None = None  # the room this message may seat or show this connection in
         if isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None:
             # Subscribe first, so no broadcast falls between the snapshot and the stream.
@@ -181,7 +214,14 @@ class Connection:
         except BaseException:
             if joining is not None and self.session.room is None:
                 await self.hub.leave(joining, self)
+            if following is not None:  # a refused request (a day to come) follows nothing
+                del self.groups[following]
+                await self.hub.leave(following, self)
             raise
+        if len(self.groups) > MAX_FOLLOWED:
+            oldest = next(iter(self.groups))
+            del self.groups[oldest]
+            await self.hub.leave(oldest, self)
         if isinstance(msg, p.Create | p.Daily):
             assert self.session.room is not None
             await self.hub.join(self.session.room, self)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import urllib.request
+
+import redis.asyncio as aioredis
 
 from race.daily import choose_deal
 from tests.support import Client, Server
@@ -70,3 +73,34 @@ async def test_the_server_chooses_the_days_deals_before_anyone_asks(redis_url: s
     finally:
         server.stop()  # mid-solve of the next deal: the worker is stopped, not waited for
     assert server.process.proc.returncode is not None
+
+
+async def test_a_connection_follows_few_leaderboards_and_refused_requests_none(redis_url: str) -> None:
+    """Following a leaderboard is a subscription held in Redis: a refused request (a day to
+    come) must not leave one behind, and one connection cannot pile them up."""
+    server = Server(redis_url)
+    r = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        fan = await Client.connect(server.ws_url)
+
+        async def followed(year: str) -> set[str]:
+            return {str(c) for c in await r.pubsub_channels(f"room:{{daily:{year}-*") if str(c).endswith(":easy}")}
+
+        def ask(date: str) -> dict[str, str]:
+            return {"type": "leaderboard", "difficulty": "easy", "date": date}
+
+        for day in range(1, 4):
+            reply = await fan.request(ask(f"2999-01-0{day}"), "leaderboard")
+            assert reply["code"] == "bad_date"
+        assert await followed("2999") == set()
+        for day in range(1, 10):  # nine past days: the first one asked for is let go
+            reply = await fan.request(ask(f"1999-01-0{day}"), "leaderboard")
+            assert reply["type"] == "leaderboard" and reply["entries"] == []
+        async with asyncio.timeout(10):
+            while len(await followed("1999")) > 8:  # until Redis has unsubscribed
+                await asyncio.sleep(0.01)
+        assert await followed("1999") == {f"room:{{daily:1999-01-0{day}:easy}}" for day in range(2, 10)}
+        await fan.close()
+    finally:
+        await r.aclose()
+        server.stop()

@@ -187,3 +187,37 @@ async def test_replies_and_broadcasts_reach_each_connection_in_order(server: Ser
     assert spectated == {"s1": list(range(2, moves + 2)), "s2": list(range(2, moves + 2))}
     for c in (ann, bob, spectator):
         await c.close()
+
+
+async def test_the_reply_to_a_message_comes_before_the_broadcasts_it_caused(server: Server) -> None:
+    """On Redis a join's ``room`` broadcast comes back through pub/sub while the join is
+    still being answered; the joiner still reads ``joined`` first (a bot reads the reply to
+    what it sent), and a resignation that ends the race is answered before the race's end."""
+    host = await Client.connect(server.ws_url)
+    created = await host.request({"type": "create", "name": "Ann", "deal": 3}, "joined")
+    code = created["room"]["code"]
+    guests = []
+    for name in ("Bob", "Cy", "Di", "Ed", "Flo"):
+        guest = await Client.connect(server.ws_url)
+        await guest.send({"type": "join", "room": code, "name": name})
+        assert [json.loads(await guest.ws.recv())["type"] for _ in range(2)] == ["joined", "room"], name
+        guests.append(guest)
+    await host.send({"type": "start"})
+    await host.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    for c in guests:
+        await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    for c in guests:
+        c.inbox.clear()
+        await c.send({"type": "resign"})
+        while (first := json.loads(await c.ws.recv()))["type"] == "player":
+            pass  # the resignations of the guests before
+        assert first["type"] == "state" and first["resigned"] is True
+    host.inbox.clear()
+    await host.send({"type": "resign"})
+    while (first := json.loads(await host.ws.recv()))["type"] == "player":
+        pass
+    assert first["type"] == "state" and first["resigned"] is True
+    over = await host.expect("room")
+    assert over["room"]["phase"] == "over"
+    for c in (host, *guests):
+        await c.close()
