@@ -233,8 +233,8 @@ class DailyChallenge:
                 player=profile.id,
             )
 
-        code = (await self.service.open_room(session, meta_for, name, token)).code
-        docs = await self.store.read_all(code)
+        meta, docs = await self.service.open_room(session, meta_for, name, token)
+        code = meta.code
         reply = self.service.joined(docs, "s1", token)
         reply["daily"] = {
             "date": date,

@@ -222,3 +222,24 @@ async def test_results_come_only_from_played_games(store: Store, pool: Executor)
         await attempt(daily, "Eve", token="forged-token")
     assert info.value.code == "bad_token"
     assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
+
+
+async def test_a_daily_attempt_cannot_be_rematched_into_another_deal(store: Store, pool: Executor) -> None:
+    """A rematch would deal the attempt's room a deal of the player's choosing, open it to
+    others, and post a win there to the day's board: it is refused, so only the day's deal
+    can be posted, only by the attempt's own player."""
+    clock = Clock("2001-12-22T10:00:00")
+    daily = challenge(store, clock, pool)
+    await daily.deal("2001-12-22", DIFFICULTY)
+    session, _ = await attempt(daily, "Ann")
+    await daily.service.handle(session, p.Resign())
+    for msg in (p.Rematch(deal=3), p.Rematch()):
+        with pytest.raises(ProtocolError) as info:
+            await daily.service.handle(session, msg)
+        assert info.value.code == "no_rematch"
+    with pytest.raises(ProtocolError) as info:
+        await daily.service.handle(Session("conn-eve"), p.Join(room=session.room or "", name="Eve"))
+    assert info.value.code == "already_started"
+    (watching,) = await daily.service.handle(Session("conn-w"), p.Watch(room=session.room or ""))
+    assert watching["room"]["phase"] == "over" and watching["room"]["round"] == 1
+    assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []

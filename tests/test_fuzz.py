@@ -32,7 +32,7 @@ ERROR_CODES = {
     *("bad_json", "bad_message", "unknown_type", "too_large", "bad_name", "name_taken", "unknown_room"),
     *("bad_token", "already_in_room", "not_in_room", "spectator", "not_host", "already_started", "room_full"),
     *("not_started", "not_racing", "race_over", "not_over", "finished", "resigned", "invalid_move"),
-    *("illegal_move", "too_many_moves", "stale", "busy", "bad_date"),
+    *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch"),
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 

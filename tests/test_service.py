@@ -11,7 +11,7 @@ import pytest
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
-from race.store import Store, open_store
+from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 
 
@@ -141,3 +141,64 @@ async def test_resume_returns_the_moves_missed_since_a_version(store: Store) -> 
     (joined,) = await service.handle(Session("c7"), p.Resume(room=ann.room or "", token=token, version=v))
     assert joined["missed"] == [{"version": v + 1, "action": "shuffle"}, {"version": v + 2, "action": "undo shuffle"}]
     assert joined["state"] == {**s2}
+
+
+async def test_a_retry_of_the_move_that_ended_the_race_gets_its_state(store: Store) -> None:
+    """The one move a client most needs confirmed: retried after the race ended (here by
+    its time limit), it is answered as a duplicate, not refused as ``race_over``."""
+    clock = Clock()
+    service = RaceService(store, clock=clock, countdown_ms=0)
+    ann, _, state, _ = await race(service, time_limit=30)
+    move = p.Play(move=state["legal_moves"][0], version=state["version"], id="last")
+    (first,) = await service.handle(ann, move)
+    clock.now += 30_000
+    (again,) = await service.handle(ann, move)
+    assert again["duplicate"] is True and again["version"] == first["version"] and again["moves"] == 1
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(ann, p.Play(move=move.move, version=state["version"], id="another"))
+    assert info.value.code == "race_over"
+
+
+async def test_a_player_who_is_out_is_told_so(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, _, state, _ = await race(service)
+    await service.handle(ann, p.Resign())  # Bob races on
+    for msg in (p.Resign(), p.Hint(), p.Play(move="shuffle", version=state["version"] + 1)):
+        with pytest.raises(ProtocolError) as info:
+            await service.handle(ann, msg)
+        assert info.value.code == "resigned", msg
+
+
+async def test_resume_across_a_rematch_sends_no_partial_account(store: Store) -> None:
+    """A rematch deals every seat anew without a log entry: ``missed`` from the old round
+    would replay onto the wrong board, so it is left out; ``state`` is the new deal."""
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, state, token = await race(service)
+    v = state["version"]
+    await service.handle(ann, p.Play(move="shuffle", version=v))
+    await service.handle(ann, p.Resign())
+    await service.handle(bob, p.Resign())
+    await service.handle(ann, p.Rematch(deal=6))
+    (joined,) = await service.handle(Session("c7"), p.Resume(room=ann.room or "", token=token, version=v))
+    assert "missed" not in joined
+    assert joined["state"]["moves"] == 0 and joined["state"]["version"] == v + 3
+
+
+class UnlistingStore(MemoryStore):
+    """The embedded store, with the live-rooms listing unreachable."""
+
+    async def list_add(self, key: str, member: str, expires_at: float) -> None:
+        raise StoreUnavailable("listing down")
+
+
+async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
+    """Once the room is committed nothing may fail, or its creator would be seated in it
+    without ever getting the token: the listing is best effort."""
+    store = UnlistingStore(ttl=60)
+    service = RaceService(store, countdown_ms=0)
+    session = Session("c1")
+    (joined,) = await service.handle(session, p.Create(name="Ann", deal=5))
+    assert joined["token"] and session.room == joined["room"]["code"]
+    assert await service.live_rooms() == []
+    (again,) = await service.handle(Session("c2"), p.Resume(room=session.room or "", token=joined["token"]))
+    assert again["state"] == joined["state"]

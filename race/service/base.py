@@ -16,7 +16,7 @@ from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, deadline, is_done, phase, seat_key
-from race.store import Doc, Store
+from race.store import Doc, Store, StoreUnavailable
 from race.views import META, SEAT, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
@@ -147,8 +147,13 @@ class ServiceBase:
         return out
 
     async def list_room(self, meta: Meta) -> None:
+        """Show a listed room on the home page's live list: a convenience, so a store that
+        fails here fails nothing else (the room just stays off the list)."""
         if meta.listed:
-            await self.store.list_add(LISTING, meta.code, time.time() + self.store.ttl)
+            try:
+                await self.store.list_add(LISTING, meta.code, time.time() + self.store.ttl)
+            except StoreUnavailable:
+                log.warning("room %s: store unavailable; not listed", meta.code)
 
     # -- helpers -------------------------------------------------------------------
 

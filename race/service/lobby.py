@@ -52,29 +52,28 @@ class LobbyActions(ServiceBase):
                 seats=["s1"],
             )
 
-        code = (await self.open_room(session, meta_for, name, token)).code
-        log.info("room %s created (%s, deal %s)", code, msg.difficulty, deal)
-        docs = await self.store.read_all(code)
+        meta, docs = await self.open_room(session, meta_for, name, token)
+        log.info("room %s created (%s, deal %s)", meta.code, msg.difficulty, deal)
         return [self.joined(docs, "s1", token)]
 
-    async def open_room(self, session: Session, meta_for: Callable[[str], Meta], name: str, token: str) -> Meta:
+    async def open_room(
+        self, session: Session, meta_for: Callable[[str], Meta], name: str, token: str
+    ) -> tuple[Meta, dict[str, Doc]]:
         """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
-        found by ``token``; list it, and seat ``session`` there."""
+        found by ``token``; seat ``session`` there, and list the room. Returns its meta and
+        the documents just written: once the room is committed nothing may fail, or the
+        client would be seated without ever getting its token."""
         for _ in range(RETRIES):
             meta = meta_for(new_code())
             seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
-            ok = await self.store.commit(
-                meta.code,
-                expect={"meta": 0},
-                write={"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"},
-            )
-            if ok:
+            write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"}
+            if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
                 break
         else:
             raise _conflict()
         session.room, session.seat, session.role = meta.code, "s1", "player"
         await self.list_room(meta)
-        return meta
+        return meta, {name: Doc(1, data) for name, data in write.items()}
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
         self._not_seated(session)
@@ -111,8 +110,7 @@ class LobbyActions(ServiceBase):
             raise _conflict()
         session.room, session.seat, session.role = code, sid, "player"
         log.info("room %s: %s joined", code, sid)
-        docs = await self.store.read_all(code)
-        return [self.joined(docs, sid, token)]
+        return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
 
     async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
         self._not_seated(session)
@@ -122,14 +120,15 @@ class LobbyActions(ServiceBase):
         if tok is None:
             raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
         sid = tok.data
-        session.room, session.seat, session.role = code, sid, "player"
         reply = self.joined(docs, sid, None)
         own = docs[seat_key(sid)]
         if msg.version is not None and msg.version <= own.version:
             missed = await self.store.log_since(code, seat_key(sid), msg.version)
-            if missed is not None:
+            # Only a complete account: a rematch deals every seat anew without a log entry.
+            if missed is not None and [e.version for e in missed] == list(range(msg.version + 1, own.version + 1)):
                 reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
         await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
+        session.room, session.seat, session.role = code, sid, "player"  # last: a failure above leaves it unseated
         return [reply]
 
     async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
@@ -181,6 +180,8 @@ class LobbyActions(ServiceBase):
         def change(meta: Meta, now: int) -> None:
             if meta.host != session.seat:
                 raise ProtocolError("not_host", "only the host can start a rematch")
+            if meta.kind == "daily":
+                raise ProtocolError("no_rematch", "a daily attempt cannot be replayed; start a new attempt instead")
             if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
             meta.status, meta.round, meta.deal = "lobby", meta.round + 1, new_deal

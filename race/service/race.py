@@ -39,6 +39,10 @@ class RaceActions(ServiceBase):
             if guess is not None and ph != "racing":
                 guess = None
                 continue  # refusals are decided on a fresh read, never on the guess
+            if ph != "racing" and msg.id is not None:  # a retry of the move that ended the race
+                seat = SEAT.decode(seat_doc.data)
+                if msg.id == seat.last_id:
+                    return [state_view(seat, Game.from_trusted_dict(seat.game), seat_doc.version, duplicate=True)]
             if ph in ("lobby", "countdown"):
                 raise ProtocolError("not_started", "the race has not started yet")
             if ph == "over":
@@ -58,10 +62,7 @@ class RaceActions(ServiceBase):
                 game = Game.from_trusted_dict(seat.game)  # the position; the history when needed
             if msg.id is not None and msg.id == seat.last_id:
                 return [state_view(seat, game, seat_doc.version, duplicate=True)]
-            if seat.finished_ms is not None:
-                raise ProtocolError("finished", "you have finished this race")
-            if seat.resigned:
-                raise ProtocolError("resigned", "you resigned from this race")
+            _not_out(seat)
             if msg.version != seat_doc.version:
                 raise ProtocolError(
                     "stale",
@@ -111,7 +112,7 @@ class RaceActions(ServiceBase):
             await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
-            if meta.kind == "daily" and self.on_daily_finish is not None:
+            if meta.kind == "daily" and meta.round == 1 and sid == "s1" and self.on_daily_finish is not None:
                 await self.on_daily_finish(meta, seat)
             await self.end_if_done(code)
         return [state_view(seat, game, version, shown=shown)]
@@ -157,7 +158,9 @@ class RaceActions(ServiceBase):
             raise ProtocolError("unknown_room", "this room no longer exists")
         if phase(META.decode(meta_doc.data), self.clock()) != "racing":
             raise ProtocolError("not_racing", "hints are available while the race runs")
-        hint = Game.from_trusted_dict(SEAT.decode(seat_doc.data).game).hint()
+        seat = SEAT.decode(seat_doc.data)
+        _not_out(seat)
+        hint = Game.from_trusted_dict(seat.game).hint()
         return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
 
     async def resign(self, session: Session) -> list[dict[str, Any]]:
@@ -171,8 +174,7 @@ class RaceActions(ServiceBase):
             if phase(META.decode(meta_doc.data), self.clock()) not in ("racing", "countdown"):
                 raise ProtocolError("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
-            if is_done(seat):
-                raise ProtocolError("finished", "you are already out of this race")
+            _not_out(seat)
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
@@ -190,3 +192,11 @@ class RaceActions(ServiceBase):
             raise _conflict()
         await self.end_if_done(code)
         return [state_view(seat, game, version)]
+
+
+def _not_out(seat: Seat) -> None:
+    """Refuse a race action of a player who has finished or resigned."""
+    if seat.finished_ms is not None:
+        raise ProtocolError("finished", "you have finished this race")
+    if seat.resigned:
+        raise ProtocolError("resigned", "you resigned from this race")
