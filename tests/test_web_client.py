@@ -278,6 +278,21 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
 
     vp.go_back()
     expect(vp.get_by_test_id("home")).to_be_visible()
+    # A code typed with a dash and in lower case finds the room; one with other signs is refused.
+    vp.get_by_test_id("join-code").fill("a*b")
+    vp.get_by_test_id("join-submit").click()
+    expect(vp.get_by_test_id("toast")).to_contain_text("letters and digits")
+    vp.get_by_test_id("join-code").fill(f"{code[:3]}-{code[3:]}".lower())
+    vp.get_by_test_id("join-submit").click()
+    expect(vp).to_have_url(re.compile(rf"/r/{code}$"))
+    expect(vp.get_by_test_id("join-name")).to_be_visible()
+    vp.go_back()
+    # A deal number a page cannot hold exactly is refused, not rounded to another deal.
+    vp.get_by_test_id("create-name").fill("Big")
+    vp.get_by_test_id("create-deal").fill("9007199254740993")
+    vp.get_by_test_id("create-submit").click()
+    expect(vp.get_by_test_id("toast").last).to_contain_text("9007199254740991")
+    assert visitor.sent_types("create") == []
     vp.get_by_test_id("daily-link").click()
     expect(vp).to_have_url(re.compile(r"/daily$"))
     expect(vp.get_by_test_id("daily")).to_be_visible()
@@ -298,6 +313,14 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     expect(gp.get_by_test_id("ready")).to_have_attribute("aria-pressed", "true")
     expect(gp.get_by_test_id("lobby-player")).to_have_count(2)
     assert [m["type"] for m in guest.sent if m.get("type") in ("join", "resume")] == ["join", "resume"]
+    # The host's seat opened in another window: this one's lobby buttons do nothing, so they are off.
+    other = browsing.another(host, "host-twin", f"/r/{code}")
+    expect(other.page.get_by_test_id("start")).to_be_enabled()
+    expect(host.page.get_by_test_id("kicked-banner")).to_be_visible()
+    expect(host.page.get_by_test_id("start")).to_be_disabled()
+    expect(host.page.get_by_test_id("ready")).to_be_disabled()
+    host.page.get_by_test_id("kicked-banner").get_by_role("button").click()
+    expect(host.page.get_by_test_id("start")).to_be_enabled()
 
     host.page.get_by_test_id("start").click()
     expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
@@ -343,6 +366,13 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
     late.page.get_by_test_id("watch-instead").click()
     expect(late.page.get_by_test_id("watch-player")).to_have_count(2)
+
+    # Both resign well inside the 10 minutes: the time left shows what was left, not 0.
+    for tab in (host, guest):
+        tab.page.get_by_test_id("resign").click()
+        tab.page.get_by_test_id("resign").click()
+    expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    expect(gp.get_by_test_id("time-left")).to_have_text(re.compile(r"^9:\d\d\.\d$"))
 
 
 STUCK_DEAL = 45  # on hard, these six moves leave no legal move and no shuffle
@@ -395,3 +425,72 @@ def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Brow
     expect(row).to_have_count(1)
     expect(row.get_by_test_id("result")).to_contain_text("resigned")
     expect(page.get_by_test_id("rematch")).to_be_visible()
+
+
+# Easy deal 1: these moves pile 13 cards on p4, in the middle of the top row, right above
+# the foundations (the last three drop onto its top card).
+TALL_DEAL = 1
+TALL_LINE = [
+    "p13>p4",
+    "p9>p4",
+    "p7>p5",
+    "p7>p15",
+    "p1>p15",
+    "p14>dH",
+    "p14>p15",
+    "dH>p12",
+    "p10>p0",
+    "p10>p0",
+    "p12>p1",
+    "p2>p6",
+    "p1>dH",
+    "p12>dH",
+    "p12>p10",
+    "p10>p12",
+    "p7>p2",
+    "p12>p10",
+    "p10>p12",
+    "p10>p12",
+    "shuffle",
+    "p5>uC",
+    "p5>p4",
+    "p5>p4",
+    "p2>p6",
+    "p2>p11",
+    "p15>p6",
+    "p12>p15",
+    "p12>p4",
+    "p12>p4",
+    "p12>p4",
+]
+
+TOP_CARD_JS = """(key) => {
+  const top = document.querySelector(`[data-testid=board] [data-pile="${key.slice(1)}"] .card[data-top]`);
+  const r = top.getBoundingClientRect();
+  const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const foundations = [...document.querySelectorAll("[data-testid=board] [data-foundation]")].map(
+    (f) => f.getBoundingClientRect());
+  const overlaps = foundations.filter(
+    (f) => f.left < r.right && r.left < f.right && f.top < r.bottom && r.top < f.bottom);
+  return { hit: under?.closest("[data-drop]")?.dataset.drop, overlaps: overlaps.length };
+}"""
+
+
+def test_a_long_pile_squeezes_its_fan_and_its_top_card_stays_in_reach(browsing: Browsing) -> None:
+    """A pile of the top row that grows past its fan's height must not run into the
+    foundations below: its top card would hide under one, and a drop on it land there."""
+    game = Game.deal(TALL_DEAL, "easy")
+    for move in TALL_LINE:
+        game.play(move)
+    assert len(game.piles[4]) == 13
+
+    solo, _ = create_room(browsing, "Tall", difficulty="easy", deal=TALL_DEAL, still=True)
+    page = solo.page
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    for move in TALL_LINE:
+        state = solo.play_by_drag(move, state)
+    assert len(state["piles"][4]) == 13
+    assert page.evaluate(TOP_CARD_JS, "p4") == {"hit": "p4", "overlaps": 0}
+    browsing.snap("tall-pile")

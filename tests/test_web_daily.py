@@ -163,3 +163,12 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     assert winner.sent_types("daily")[-1].get("token"), "later attempts name the player's token"
     expect(wp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "1")
     browsing.snap("practice")
+
+    # Another difficulty's boards, then back: today's easy board is shown again.
+    vp.get_by_test_id("daily-difficulty").select_option("medium")
+    expect(today_board).to_have_attribute("data-state", "ready")
+    expect(today_board.get_by_test_id("board-empty")).to_be_visible()
+    vp.get_by_test_id("daily-difficulty").select_option("easy")
+    expect(today_board).to_have_attribute("data-state", "ready")
+    expect(row).to_have_count(1)
+    expect(row.locator(".name")).to_have_text(NAME)

@@ -314,6 +314,7 @@ export class DailyPage {
     this.mine = null;
     this.renderBoards();
     this.renderStanding();
+    this.asked.clear(); // this difficulty's boards were dropped above: ask for them again
     this.askBoards();
     this.renderPlayButton();
   }

@@ -148,8 +148,14 @@ export function homeView(root, { navigate }) {
 
   function onJoin(e) {
     e.preventDefault();
-    const c = code.value.trim().toUpperCase();
-    if (c) navigate(`/r/${encodeURIComponent(c)}`);
+    // Codes are letters and digits; people paste them with spaces or dashes ("ABC-1234").
+    const c = code.value.replace(/[\s-]/g, "").toUpperCase();
+    if (!c) return;
+    if (!/^[A-Z0-9]{1,16}$/.test(c)) {
+      toast("A room code is letters and digits only, like K7M2QXA.", "error");
+      return;
+    }
+    navigate(`/r/${c}`);
   }
 
   function onCreate(e) {
@@ -159,8 +165,9 @@ export function homeView(root, { navigate }) {
     const msg = { type: "create", name, difficulty: difficulty.value, listed: listed.checked };
     const dealText = deal.value.trim();
     if (dealText) {
-      if (!/^\d{1,18}$/.test(dealText)) {
-        toast("The deal number must be a whole number.", "error");
+      // A page's numbers are exact only up to 2^53: a bigger deal would silently become another.
+      if (!/^\d{1,16}$/.test(dealText) || !Number.isSafeInteger(Number(dealText))) {
+        toast(`The deal number must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`, "error");
         return;
       }
       msg.deal = Number(dealText);

@@ -38,8 +38,9 @@ export function joinForm({ code, error, join }) {
   );
 }
 
-/** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready`` and ``start``. */
-export function lobbyPanel({ room, seat, code, send }) {
+/** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready`` and ``start``
+ * (their buttons are ``disabled`` while this page is not the seat's connection). */
+export function lobbyPanel({ room, seat, code, send, disabled = false }) {
   const me = room.players.find((p) => p.seat === seat);
   const host = room.host === seat;
   const url = `${location.origin}/r/${code}`;
@@ -93,12 +94,13 @@ export function lobbyPanel({ room, seat, code, send }) {
           "data-testid": "ready",
           "aria-pressed": ready ? "true" : "false",
           class: ready ? "on" : null,
+          disabled,
           onclick: () => send({ type: "ready", ready: !ready }),
         },
         ready ? "✓ Ready" : "I’m ready",
       ),
       host
-        ? h("button", { type: "button", class: "primary", "data-testid": "start", onclick: () => send({ type: "start" }) }, "Start race")
+        ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, "Start race")
         : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
     ),
     h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${code}`, "data-testid": "watch-link" }, `/watch/${code}`)),

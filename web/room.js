@@ -435,7 +435,9 @@ export class RoomView {
     this.leftBox.hidden = !room.time_limit;
     if (room.time_limit && room.start_at) {
       const end = room.start_at + room.time_limit * 1000;
-      this.leftEl.textContent = formatMs(Math.max(0, this.phase === "racing" ? end - now : this.phase === "over" ? 0 : room.time_limit * 1000));
+      // Over: what was left when the race ended (0 only if the time ran out).
+      const left = this.phase === "racing" ? end - now : this.phase === "over" ? end - (room.ended_at ?? end) : room.time_limit * 1000;
+      this.leftEl.textContent = formatMs(Math.max(0, left));
     }
   }
 
@@ -492,7 +494,7 @@ export class RoomView {
 
   renderLobby() {
     const send = (msg) => this.link.send(msg);
-    fill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send }));
+    fill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked }));
   }
 
   legalNow() {
