@@ -73,7 +73,7 @@ class LobbyActions(ServiceBase):
             raise _conflict()
         session.room, session.seat, session.role = meta.code, "s1", "player"
         await self.list_room(meta)
-        return meta, {name: Doc(1, data) for name, data in write.items()}
+        return meta, {key: Doc(1, data) for key, data in write.items()}
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
         self._not_seated(session)
