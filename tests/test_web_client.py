@@ -324,6 +324,8 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
 
     host.page.get_by_test_id("start").click()
     expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    host.settled()
+    host.assert_board_fits()  # a laptop's 1280x800, with the time-left counter in the toolbar
     start = guest.settled()
     assert start["piles"] == deal_piles(7, "medium")
     expect(gp.get_by_test_id("time-left")).to_have_text(re.compile(r"^(9:\d\d|10:00)\.\d$"))
