@@ -1,0 +1,59 @@
+"""A page whose server goes away (a crash, a deploy) reconnects by itself: the player keeps
+the seat and the exact board, on a server process that never saw this page before."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import Server
+from tests.web_helpers import CHROMIUM, Browsing
+
+pytestmark = pytest.mark.browser
+
+
+def serve(redis_url: str, port: int | None = None) -> Server:
+    return Server(redis_url, port=port, COUNTDOWN_SECONDS="0", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    s = serve(redis_url)
+    yield s
+    s.stop()
+
+
+def test_a_racing_page_reconnects_and_resumes_its_board_when_its_server_is_replaced(
+    browsing: Browsing, server: Server, redis_url: str
+) -> None:
+    solo = browsing.open("solo", "/", still=True)
+    page = solo.page
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option("easy")
+    page.get_by_test_id("create-deal").fill("3")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    first = solo.play_by_drag(next(m for m in solo.settled()["legal"] if m != "shuffle"))
+
+    server.kill()  # kill -9: the socket drops with no goodbye
+    connection = page.get_by_test_id("connection")
+    expect(connection).to_have_attribute("data-state", "offline")
+    expect(connection).to_have_text("reconnecting…")
+    replacement = serve(redis_url, server.port)
+    try:
+        expect(connection).to_have_attribute("data-state", "online")
+        resumed = solo.settled(first["version"])
+        assert resumed["piles"] == first["piles"] and resumed["foundations"] == first["foundations"]
+        resume = solo.sent_types("resume")[-1]
+        assert resume["version"] == first["version"] and resume["token"]
+        # The race goes on, on the new process.
+        second = solo.play_by_drag(next(m for m in resumed["legal"] if m != "shuffle"), resumed)
+        assert second["version"] == first["version"] + 1
+    finally:
+        replacement.stop()
