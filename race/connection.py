@@ -204,6 +204,7 @@ class Connection:
                 await self.hub.join(group, self)
                 self.groups[group] = None
                 following = group
+        left = self.session.room  # the room a leave takes this connection out of
         joining: str | None = None  # the room this message may seat or show this connection in
         if isinstance(msg, p.Join | p.Resume | p.Watch) and self.session.role is None:
             # Subscribe first, so no broadcast falls between the snapshot and the stream.
@@ -225,5 +226,7 @@ class Connection:
         if isinstance(msg, p.Create | p.Daily):
             assert self.session.room is not None
             await self.hub.join(self.session.room, self)
+        if isinstance(msg, p.Leave) and left is not None and self.session.room is None:
+            await self.hub.leave(left, self)
         for reply in replies:
             await self.reply(reply)

@@ -3,7 +3,8 @@
 Messages published on a room's channel (by any process) arrive through
 :meth:`Store.messages` and are handed to each local connection of that room without
 waiting on any of them, so one slow client never holds up the others. Messages whose type
-starts with ``_`` are control messages, between processes (``_replace``) or from the store
+starts with ``_`` are control messages, between processes (``_replace``: a seat opened on
+another connection; ``_removed``: a seat the host took away) or from the store
 (``_resync``: the room's messages may have been lost), and never reach clients. A message
 wrapped by :func:`not_to` reaches every local connection of the room but one (a mover, whose
 own reply already says the same).
@@ -162,6 +163,10 @@ class Hub:
                 for m in list(members):
                     if m.seat == control["seat"] and m.id != control["conn"]:
                         m.kick(4001, "this seat was opened in another window")
+            elif control.get("type") == "_removed":
+                for m in list(members):
+                    if m.seat == control["seat"]:
+                        m.kick(4002, "the host removed you from this room")
             return
         for m in list(members):
             if m.id != skip:

@@ -113,6 +113,20 @@ class Rematch(_Msg, tag="rematch", frozen=True):
     deal: DealNumber | None = None
 
 
+class Leave(_Msg, tag="leave", frozen=True):
+    """Give up one's seat, in the lobby."""
+
+
+class Remove(_Msg, tag="remove", frozen=True):
+    """The host takes another player's seat away, in the lobby (someone who joined and left)."""
+
+    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]?$")]
+
+
+class End(_Msg, tag="end", frozen=True):
+    """The host ends the race now: everyone still playing is ranked by their cards home."""
+
+
 class Ping(_Msg, tag="ping", frozen=True):
     pass
 
@@ -143,7 +157,7 @@ class Leaderboard(_Msg, tag="leaderboard", frozen=True):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Sync | Daily | Leaderboard)
+) | (Sync | Daily | Leaderboard | Leave | Remove | End)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

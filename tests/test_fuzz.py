@@ -27,12 +27,12 @@ from tests.support import Client, Server
 from tests.test_engine_properties import check_invariants
 
 SERVER_TYPES = {"hello", "joined", "watching", "state", "player", "room", "hint", "pong", "resync", "error"}
-SERVER_TYPES |= {"leaderboard"}
+SERVER_TYPES |= {"leaderboard", "left"}
 ERROR_CODES = {
     *("bad_json", "bad_message", "unknown_type", "too_large", "bad_name", "name_taken", "unknown_room"),
     *("bad_token", "already_in_room", "not_in_room", "spectator", "not_host", "already_started", "room_full"),
     *("not_started", "not_racing", "race_over", "not_over", "finished", "resigned", "invalid_move"),
-    *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch"),
+    *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch", "bad_seat"),
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 
@@ -133,6 +133,9 @@ messages = st.one_of(
     typed("hint"),
     typed("resign"),
     typed("rematch", deal=st.integers(-1, 2**64)),
+    typed("leave"),
+    typed("remove", "seat", seat=st.sampled_from(["s1", "s2", "s3", "s9", "x"]) | text),
+    typed("end"),
     typed("ping"),
     typed("leaderboard", difficulty=st.sampled_from(["easy", "hard", "x"]),
           date=st.sampled_from(["2020-01-01", "2999-01-01", "yesterday"]), top=st.integers(-1, 200)),

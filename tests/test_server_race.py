@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import websockets
 
 from tests.support import Client, Server
 from tests.web_helpers import winning_line
@@ -220,4 +221,33 @@ async def test_the_reply_to_a_message_comes_before_the_broadcasts_it_caused(serv
     over = await host.expect("room")
     assert over["room"]["phase"] == "over"
     for c in (host, *guests):
+        await c.close()
+
+
+async def test_leaving_and_being_removed_over_websockets(server: Server) -> None:
+    """A player who leaves hears nothing more of the room; one the host removes is
+    disconnected (code 4002) and cannot come back with its token."""
+    host = await Client.connect(server.ws_url)
+    code = (await host.request({"type": "create", "name": "Ann", "deal": 3}, "joined"))["room"]["code"]
+    leaver, removed = await Client.connect(server.ws_url), await Client.connect(server.ws_url)
+    await leaver.request({"type": "join", "room": code, "name": "Lee"}, "joined")
+    token = (await removed.request({"type": "join", "room": code, "name": "Rex"}, "joined"))["token"]
+    assert (await leaver.request({"type": "leave"}, "left"))["type"] == "left"
+    await host.expect("room", where=lambda m: [pl["name"] for pl in m["room"]["players"]] == ["Ann", "Rex"])
+
+    await host.send({"type": "remove", "seat": "s3"})
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        await removed.expect("__never__")
+    assert info.value.rcvd is not None and info.value.rcvd.code == 4002
+    await host.expect("room", where=lambda m: [pl["name"] for pl in m["room"]["players"]] == ["Ann"])
+    back = await Client.connect(server.ws_url)
+    assert (await back.request({"type": "resume", "room": code, "token": token}, "joined"))["code"] == "bad_token"
+
+    # The one who left is in no room: it may join again (a new seat), and hears the room again.
+    leaver.inbox.clear()
+    await host.send({"type": "ready"})
+    await host.expect("room", where=lambda m: m["room"]["players"][0]["ready"])
+    rejoined = await leaver.request({"type": "join", "room": code, "name": "Lee"}, "joined")
+    assert rejoined["seat"] == "s4" and not [m for m in leaver.inbox if m["type"] == "room"]
+    for c in (host, leaver, back):
         await c.close()

@@ -202,3 +202,80 @@ async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
     assert await service.live_rooms() == []
     (again,) = await service.handle(Session("c2"), p.Resume(room=session.room or "", token=joined["token"]))
     assert again["state"] == joined["state"]
+
+
+async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    (bob_joined,) = await service.handle(bob, p.Join(room=code, name="Bob"))
+    await service.handle(cy, p.Join(room=code, name="Cy"))
+    await service.handle(bob, p.Ready())
+    await service.handle(cy, p.Ready())
+    assert await service.handle(ann, p.Leave()) == [{"type": "left"}]
+    assert ann.room is None and ann.seat is None and ann.role is None
+    # Bob and Cy were both ready: with Ann gone, everyone left is, and the race starts.
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    room = watching["room"]
+    assert [pl["name"] for pl in room["players"]] == ["Bob", "Cy"] and room["host"] == "s2"
+    assert room["phase"] == "racing"
+    with pytest.raises(ProtocolError) as info:  # her token no longer opens the room
+        await service.handle(Session("c4"), p.Resume(room=code, token=created["token"]))
+    assert info.value.code == "bad_token"
+    again = await service.handle(Session("c5"), p.Resume(room=code, token=bob_joined["token"]))
+    assert again[0]["seat"] == "s2"
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(bob, p.Leave())
+    assert info.value.code == "already_started"
+
+
+async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    await service.handle(bob, p.Join(room=code, name="Bob"))
+    (cy_joined,) = await service.handle(cy, p.Join(room=code, name="Cy"))
+    for who, msg, code_ in (
+        (bob, p.Remove(seat="s3"), "not_host"),
+        (ann, p.Remove(seat="s1"), "bad_seat"),
+        (ann, p.Remove(seat="s7"), "bad_seat"),
+    ):
+        with pytest.raises(ProtocolError) as info:
+            await service.handle(who, msg)
+        assert info.value.code == code_, msg
+    assert await service.handle(ann, p.Remove(seat="s2")) == []
+    for gone in (p.Ready(), p.Leave()):  # Bob's connection, if it were still open
+        with pytest.raises(ProtocolError) as info:
+            await service.handle(bob, gone)
+        assert info.value.code == "not_in_room", gone
+    # A newcomer gets a fresh seat, not Bob's old one.
+    (dee,) = await service.handle(Session("c4"), p.Join(room=code, name="Bob"))
+    assert dee["seat"] == "s4"
+    await service.handle(ann, p.Start())
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(bob, p.Play(move="shuffle", version=1))
+    assert info.value.code == "not_in_room"
+    (state,) = await service.handle(cy, p.Play(move="shuffle", version=cy_joined["state"]["version"]))
+    assert state["shuffles_left"] == 5
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert [pl["seat"] for pl in watching["room"]["players"]] == ["s1", "s3", "s4"]
+
+
+async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, state, _ = await race(service)  # Bob never plays
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(bob, p.End())
+    assert info.value.code == "not_host"
+    plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
+    await service.handle(ann, p.Play(move=plays[0], version=state["version"]))
+    assert await service.handle(ann, p.End()) == []
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    room = watching["room"]
+    assert room["phase"] == "over"
+    assert [(r["place"], r["name"], r["cards"]) for r in room["ranking"]] == [(1, "Ann", 9), (2, "Bob", 8)]
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(ann, p.End())
+    assert info.value.code == "not_racing"

@@ -64,6 +64,10 @@ def _dump(obj: Any) -> str:
     return _enc.encode(obj).decode()
 
 
+def _gone() -> ProtocolError:
+    return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
+
+
 def _conflict() -> ProtocolError:
     return ProtocolError("busy", "the room is changing too fast to apply this; try again")
 
@@ -94,9 +98,10 @@ class ServiceBase:
 
     # -- the end of a race ---------------------------------------------------------
 
-    async def end_if_done(self, code: str) -> bool:
-        """End a started race when every player is done or its time is up; True if it ended
-        now. Safe to call from any process at any time: only one commit can end a race."""
+    async def end_if_done(self, code: str, *, now: bool = False) -> bool:
+        """End a started race when every player is done or its time is up (or at once, with
+        ``now``: the host ends it); True if it ended now. Safe to call from any process at
+        any time: only one commit can end a race."""
         for _ in range(RETRIES):
             docs = await self.store.read_all(code)
             if "meta" not in docs:
@@ -105,7 +110,7 @@ class ServiceBase:
             if meta.status != "started":
                 return False
             seats = seats_of(docs, meta)
-            if not (phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
+            if not (now or phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
                 return False
             meta.status, meta.ended_at = "over", self.clock()
             expect = {name: doc.version for name, doc in docs.items() if name == "meta" or name.startswith("p:")}
@@ -181,6 +186,8 @@ class ServiceBase:
         for _ in range(RETRIES):
             docs = await self._room(code)
             meta = META.decode(docs["meta"].data)
+            if session.seat is not None and session.seat not in meta.seats:
+                raise _gone()
             now = self.clock()
             change(meta, now)
             write = {"meta": _dump(meta)}

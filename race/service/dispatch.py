@@ -49,4 +49,10 @@ class RaceService(LobbyActions, RaceActions):
                 return await self.resign(session)
             case p.Rematch():
                 return await self.rematch(session, msg.deal)
+            case p.Leave():
+                return await self.leave(session)
+            case p.Remove():
+                return await self.remove(session, msg.seat)
+            case p.End():
+                return await self.end(session)
         raise ProtocolError("unknown_type", "unhandled message")  # pragma: no cover

@@ -23,7 +23,7 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, log
+from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -90,8 +90,11 @@ class LobbyActions(ServiceBase):
             seats = seats_of(docs, meta)
             if any(s.name.casefold() == name.casefold() for s, _ in seats):
                 raise ProtocolError("name_taken", f"someone in this room is already called {name!r}")
-            sid = f"s{len(meta.seats) + 1}"
+            # A fresh seat id: one given up keeps its document (and its id) until the room expires.
+            sid = next(f"s{n}" for n in range(1, len(docs) + 2) if seat_key(f"s{n}") not in docs)
             meta.seats.append(sid)
+            if not meta.host:  # everyone had left
+                meta.host = sid
             seat = Seat(seat=sid, name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
             docs_after = {
                 **docs,
@@ -117,7 +120,7 @@ class LobbyActions(ServiceBase):
         code = normalise_code(msg.room)
         docs = await self._room(code)
         tok = docs.get(token_key(msg.token))
-        if tok is None:
+        if tok is None or tok.data not in META.decode(docs["meta"].data).seats:  # "": a seat given up
             raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
         sid = tok.data
         reply = self.joined(docs, sid, None)
@@ -168,6 +171,63 @@ class LobbyActions(ServiceBase):
 
         await self._change_meta(session, change)
         return []
+
+    async def leave(self, session: Session) -> list[dict[str, Any]]:
+        """Give up one's seat in the lobby; the connection is then in no room."""
+        assert session.room is not None and session.seat is not None
+        await self._unseat(session.room, session.seat, host=None)
+        log.info("room %s: %s left", session.room, session.seat)
+        session.room = session.seat = session.role = None
+        session.last_move = None
+        return [{"type": "left"}]
+
+    async def remove(self, session: Session, sid: str) -> list[dict[str, Any]]:
+        """The host takes another player's seat away in the lobby; that player's connections
+        are closed (code 4002) and its token no longer opens the room."""
+        assert session.room is not None and session.seat is not None
+        if sid == session.seat:
+            raise ProtocolError("bad_seat", "to give up your own seat, send leave")
+        await self._unseat(session.room, sid, host=session.seat)
+        log.info("room %s: %s removed by the host", session.room, sid)
+        await self.store.publish(session.room, _dump({"type": "_removed", "seat": sid}))
+        return []
+
+    async def _unseat(self, code: str, sid: str, *, host: str | None) -> None:
+        """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given);
+        the host's role passes to the next seat, and a lobby whose remaining players are
+        all ready starts, as when the last of them says ready."""
+        for _ in range(RETRIES):
+            docs = await self._room(code)
+            meta = META.decode(docs["meta"].data)
+            now = self.clock()
+            if host is not None and meta.host != host:
+                raise ProtocolError("not_host", "only the host can remove a player")
+            if phase(meta, now) != "lobby":
+                raise ProtocolError("already_started", "seats are given up only in the lobby; resign instead")
+            if sid not in meta.seats:
+                if host is None:
+                    raise _gone()
+                raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
+            meta.seats.remove(sid)
+            if sid in meta.ready:
+                meta.ready.remove(sid)
+            if meta.host == sid:
+                meta.host = meta.seats[0] if meta.seats else ""
+            if len(meta.seats) >= 2 and set(meta.ready) >= set(meta.seats):
+                self._begin(meta, now)
+            write = {"meta": _dump(meta)}
+            write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
+            after = {**docs, "meta": Doc(docs["meta"].version + 1, write["meta"])}
+            ok = await self.store.commit(
+                code,
+                expect={"meta": docs["meta"].version},
+                write=write,
+                publish=_dump({"type": "room", "room": room_view(after, now)}),
+            )
+            if ok:
+                self._schedule(after)
+                return
+        raise _conflict()
 
     def _begin(self, meta: Meta, now: int) -> None:
         meta.status = "started"

@@ -9,7 +9,7 @@ from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
 from race.rooms import Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
-from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, log
+from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, SEAT, player_view, room_view, state_view
 
@@ -34,6 +34,8 @@ class RaceActions(ServiceBase):
             if meta_doc is None or seat_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
             meta = META.decode(meta_doc.data)
+            if sid not in meta.seats:
+                raise _gone()
             now = self.clock()
             ph = phase(meta, now)
             if guess is not None and ph != "racing":
@@ -117,6 +119,23 @@ class RaceActions(ServiceBase):
             await self.end_if_done(code)
         return [state_view(seat, game, version, shown=shown)]
 
+    async def end(self, session: Session) -> list[dict[str, Any]]:
+        """The host ends the race now (say, for a player who went away without resigning):
+        everyone gets the final ``room``, the unfinished ranked by their cards home."""
+        code = session.room
+        assert code is not None
+        (meta_doc,) = await self.store.read(code, ["meta"])
+        if meta_doc is None:
+            raise ProtocolError("unknown_room", "this room no longer exists")
+        meta = META.decode(meta_doc.data)
+        if meta.host != session.seat:
+            raise ProtocolError("not_host", "only the host can end the race")
+        if phase(meta, self.clock()) not in ("racing", "countdown"):
+            raise ProtocolError("not_racing", "the race is not running")
+        if await self.end_if_done(code, now=True):
+            log.info("room %s: ended by the host", code)
+        return []
+
     async def _with_history(self, code: str, seat: Seat) -> Game:
         """``seat``'s game with its whole history (to undo, and to save the next move's
         history document). Read after the seat: if the history has moved on since, so has
@@ -156,7 +175,10 @@ class RaceActions(ServiceBase):
         meta_doc, seat_doc = await self.store.read(session.room, ["meta", seat_key(session.seat)])
         if meta_doc is None or seat_doc is None:
             raise ProtocolError("unknown_room", "this room no longer exists")
-        if phase(META.decode(meta_doc.data), self.clock()) != "racing":
+        meta = META.decode(meta_doc.data)
+        if session.seat not in meta.seats:
+            raise _gone()
+        if phase(meta, self.clock()) != "racing":
             raise ProtocolError("not_racing", "hints are available while the race runs")
         seat = SEAT.decode(seat_doc.data)
         _not_out(seat)
@@ -171,7 +193,10 @@ class RaceActions(ServiceBase):
             meta_doc, seat_doc = await self.store.read(code, ["meta", key])
             if meta_doc is None or seat_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
-            if phase(META.decode(meta_doc.data), self.clock()) not in ("racing", "countdown"):
+            meta = META.decode(meta_doc.data)
+            if sid not in meta.seats:
+                raise _gone()
+            if phase(meta, self.clock()) not in ("racing", "countdown"):
                 raise ProtocolError("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
             _not_out(seat)
