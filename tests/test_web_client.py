@@ -496,3 +496,36 @@ def test_a_long_pile_squeezes_its_fan_and_its_top_card_stays_in_reach(browsing: 
     assert len(state["piles"][4]) == 13
     assert page.evaluate(TOP_CARD_JS, "p4") == {"hit": "p4", "overlaps": 0}
     browsing.snap("tall-pile")
+
+
+def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_finishes(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Host", difficulty="easy", deal=9)
+    hp = host.page
+    leaver = join_room(browsing, code, "Lee", tab_name="leaver")
+    gone = join_room(browsing, code, "Rex", tab_name="removed", phone=True)
+    players = hp.get_by_test_id("lobby-player")
+    expect(players).to_have_count(3)
+    browsing.snap("lobby")
+
+    leaver.page.get_by_test_id("leave").click()
+    expect(leaver.page.get_by_test_id("home")).to_be_visible()
+    assert leaver.page.evaluate(f"localStorage.getItem('crescent-race.token.{code}')") is None
+    expect(players).to_have_count(2)
+
+    hp.locator("[data-testid=lobby-player][data-seat=s3]").get_by_test_id("remove-player").click()
+    expect(players).to_have_count(1)
+    expect(gone.page.get_by_test_id("toast")).to_contain_text("Removed")
+    expect(gone.page.get_by_test_id("join-name")).to_be_visible()  # it may ask to join again
+
+    # Someone joins, the race starts, and they never play: the host ends it.
+    idle = join_room(browsing, code, "Idle", tab_name="idle")
+    hp.get_by_test_id("start").click()
+    expect(idle.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(idle.page.get_by_test_id("end-race")).to_have_count(0)  # the host's only
+    hp.get_by_test_id("end-race").click()
+    expect(hp.get_by_test_id("end-race")).to_have_text("Really end it for everyone?")
+    hp.get_by_test_id("end-race").click()
+    for page in (hp, idle.page):
+        expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+        expect(page.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(2)
+    expect(hp.get_by_test_id("rematch")).to_be_visible()

@@ -38,8 +38,9 @@ export function joinForm({ code, error, join }) {
   );
 }
 
-/** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready`` and ``start``
- * (their buttons are ``disabled`` while this page is not the seat's connection). */
+/** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready``, ``start``,
+ * ``leave`` and the host's ``remove`` (their buttons are ``disabled`` while this page is
+ * not the seat's connection). */
 export function lobbyPanel({ room, seat, code, send, disabled = false }) {
   const me = room.players.find((p) => p.seat === seat);
   const host = room.host === seat;
@@ -81,6 +82,13 @@ export function lobbyPanel({ room, seat, code, send, disabled = false }) {
           p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
           p.seat === seat ? h("span", { class: "tag" }, "you") : null,
           h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
+          host && p.seat !== seat
+            ? h(
+                "button",
+                { type: "button", class: "small", "data-testid": "remove-player", disabled, "aria-label": `Remove ${p.name}`, onclick: () => send({ type: "remove", seat: p.seat }) },
+                "Remove",
+              )
+            : null,
         ),
       ),
     ),
@@ -102,6 +110,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false }) {
       host
         ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, "Start race")
         : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
+      h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
     ),
     h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${code}`, "data-testid": "watch-link" }, `/watch/${code}`)),
   );

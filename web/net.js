@@ -7,7 +7,8 @@
 export class Link {
   /**
    * @param {object} handlers onOpen(link) after each hello, onMessage(msg), onStatus(state, detail),
-   *   onKicked(reason) when the server closed us for good (the seat was opened elsewhere).
+   *   onKicked(reason) when the server closed us for good (the seat was opened elsewhere),
+   *   onRemoved(reason) when the host took the seat away.
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -76,6 +77,12 @@ export class Link {
         this.stopped = true;
         this.status("replaced");
         this.handlers.onKicked?.(event.reason || "this seat was opened in another window");
+        return;
+      }
+      if (event.code === 4002) {
+        this.stopped = true;
+        this.status("idle");
+        this.handlers.onRemoved?.(event.reason || "the host removed you from this room");
         return;
       }
       if (this.stopped) return;

@@ -62,6 +62,7 @@ export class RoomView {
       onOpen: () => this.onOpen(),
       onMessage: (m) => this.onMessage(m),
       onKicked: (reason) => this.onKicked(reason),
+      onRemoved: (reason) => this.dropSeat(`Removed: ${reason}.`),
     };
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
@@ -206,6 +207,12 @@ export class RoomView {
         }
         break;
       }
+      case "left": {
+        store.remove(tokenKey(this.code));
+        this.token = null;
+        this.navigate("/");
+        break;
+      }
       case "state": {
         this.clearPending();
         this.setState(m);
@@ -248,12 +255,7 @@ export class RoomView {
     if (wasPending) this.render(); // drop the preview: back to the server's board
     switch (m.code) {
       case "bad_token":
-        store.remove(tokenKey(this.code));
-        this.token = null;
-        this.seat = null;
-        this.link.close();
-        this.render();
-        toast("That seat is no longer yours; join again.", "error");
+        this.dropSeat("That seat is no longer yours; join again.");
         return;
       case "unknown_room":
         store.remove(tokenKey(this.code));
@@ -275,6 +277,18 @@ export class RoomView {
         break;
     }
     toast(m.message, "error");
+  }
+
+  /** This page no longer has a seat here (the host removed it, or its token stopped
+   * working): back to the join form, with ``message``. */
+  dropSeat(message) {
+    store.remove(tokenKey(this.code));
+    this.token = null;
+    this.seat = null;
+    this.state = null;
+    this.link.close();
+    this.render();
+    toast(message, "error");
   }
 
   showGone(message) {
@@ -369,9 +383,11 @@ export class RoomView {
       this.confirmTimer = setTimeout(() => {
         this.confirming = null;
         this.renderTools();
+        this.renderSide();
       }, 3000);
     }
     this.renderTools();
+    this.renderSide();
   }
 
   restart() {
@@ -546,6 +562,17 @@ export class RoomView {
         host
           ? h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, "Rematch (new deal)")
           : h("p", { class: "muted", "data-testid": "rematch-wait" }, "Waiting for the host to start a rematch."),
+      );
+    }
+    if (host && (this.phase === "racing" || this.phase === "countdown") && room.players.length > 1) {
+      // For a player who went away without resigning: everyone still racing is ranked by cards.
+      const sure = this.confirming === "end";
+      parts.push(
+        h(
+          "button",
+          { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: () => this.confirm("end", () => this.link.send({ type: "end" })) },
+          sure ? "Really end it for everyone?" : "End the race",
+        ),
       );
     }
     parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}` }, "Spectator view")));
