@@ -275,6 +275,8 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp).to_have_url(re.compile(rf"/watch/{code}$"))
     expect(vp.locator("[data-testid=watch-player][data-seat=s1] .name")).to_have_text(name)
     expect(vp.locator("[data-testid=watch-player] .name i")).to_have_count(0)
+    # A name is isolated from the text around it (a right-to-left one would reorder it).
+    assert vp.locator("[data-testid=watch-player] .name").evaluate("e => getComputedStyle(e).unicodeBidi") == "isolate"
 
     vp.go_back()
     expect(vp.get_by_test_id("home")).to_be_visible()
@@ -368,6 +370,9 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
     late.page.get_by_test_id("watch-instead").click()
     expect(late.page.get_by_test_id("watch-player")).to_have_count(2)
+    racing_left = re.compile(r"^Racing · \d+:\d\d\.\d · 9:\d\d\.\d left$")
+    expect(late.page.get_by_test_id("watch-status")).to_have_text(racing_left)
+    expect(late.page.get_by_text("10 min limit")).to_be_visible()
 
     # Both resign well inside the 10 minutes: the time left shows what was left, not 0.
     for tab in (host, guest):

@@ -4,6 +4,7 @@ import { fill, h, NAME_KEY, store, tokenKey, toast } from "./dom.js";
 import { Link } from "./net.js";
 
 const REFRESH_MS = 5000;
+const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 
 export function homeView(root, { navigate }) {
   root.dataset.view = "home";
@@ -115,6 +116,7 @@ export function homeView(root, { navigate }) {
   loadRooms();
   refresh = setInterval(loadRooms, REFRESH_MS);
 
+  let lastShown = null;
   async function loadRooms() {
     let data;
     try {
@@ -122,11 +124,17 @@ export function homeView(root, { navigate }) {
       if (!res.ok) throw new Error(String(res.status));
       data = await res.json();
     } catch {
+      lastShown = null;
       if (!destroyed) fill(roomsList, h("li", { class: "muted" }, "Could not load the live races."));
       return;
     }
     if (destroyed) return;
     const rooms = data.rooms || [];
+    // Redraw only what changed, and keep the keyboard's place: a focused link stays focused.
+    const shown = JSON.stringify(rooms);
+    if (shown === lastShown) return;
+    lastShown = shown;
+    const focused = roomsList.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
     if (!rooms.length) {
       fill(roomsList, h("li", { class: "muted", "data-testid": "no-rooms" }, "No races right now. Start one!"));
       return;
@@ -140,10 +148,11 @@ export function homeView(root, { navigate }) {
           h("span", { class: "code" }, r.code),
           h("span", { class: "muted" }, ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${r.phase}`),
           h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),
-          r.phase === "lobby" ? h("a", { href: `/r/${encodeURIComponent(r.code)}`, class: "button small" }, "Join") : null,
+          r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: `/r/${encodeURIComponent(r.code)}`, class: "button small" }, "Join") : null,
         ),
       ),
     );
+    if (focused) roomsList.querySelector(`a[href="${CSS.escape(focused)}"]`)?.focus();
   }
 
   function onJoin(e) {

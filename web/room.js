@@ -439,6 +439,8 @@ export class RoomView {
       this.countdownEl.hidden = false;
       this.countdownEl.textContent = String(Math.ceil(left / 1000) || "Go!");
       this.timerEl.textContent = formatMs(0);
+      this.leftBox.hidden = !room.time_limit;
+      if (room.time_limit) this.leftEl.textContent = formatMs(room.time_limit * 1000);
       return;
     }
     this.countdownEl.hidden = true;
@@ -493,7 +495,7 @@ export class RoomView {
         ? h(
             "p",
             { class: "muted" },
-            `${room.difficulty} · deal ${room.deal}${room.time_limit ? ` · ${Math.round(room.time_limit / 60)} min limit` : ""}${room.round > 1 ? ` · round ${room.round}` : ""}`,
+            `${room.difficulty} · deal ${room.deal}${room.time_limit ? ` · ${limitText(room.time_limit)} limit` : ""}${room.round > 1 ? ` · round ${room.round}` : ""}`,
           )
         : null,
     );
@@ -610,7 +612,13 @@ export class RoomView {
       );
     }
     if (this.phase === "over") {
-      const over = h("div", { class: "banner over", "data-testid": "over-banner" }, h("strong", {}, "Race over."), place ? ` You placed ${place} of ${room.ranking.length}.` : "");
+      const timedOut = room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000;
+      const over = h(
+        "div",
+        { class: "banner over", "data-testid": "over-banner" },
+        h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
+        place ? ` You placed ${place} of ${room.ranking.length}.` : "",
+      );
       fill(this.banner, banner, over);
     } else {
       fill(this.banner, banner);
@@ -620,4 +628,11 @@ export class RoomView {
 
 export function roomView(root, options) {
   return new RoomView(root, options);
+}
+
+/** A time limit in words: "10 min", "30 s", "1 min 30 s". */
+export function limitText(seconds) {
+  const min = Math.floor(seconds / 60);
+  const sec = seconds % 60;
+  return [min ? `${min} min` : "", sec ? `${sec} s` : ""].filter(Boolean).join(" ");
 }
