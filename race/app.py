@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -133,10 +134,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
         routes.append(Mount("/", StaticFiles(directory=settings.web_dir, html=True)))
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
     app.state.daily = daily
     return app
+
+
+_NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found · Crescent Race</title><link rel="stylesheet" href="/style.css"></head>
+<body><main><section class="card-panel narrow" data-testid="not-found"><h2>No such page</h2>
+<p>There is nothing at this address. Room links look like <code>/r/K7M2QXA</code>.</p>
+<a class="button" href="/">Back home</a></section></main></body></html>
+"""
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """A page a person can use for an unknown address; plain JSON for the API."""
+    if request.url.path.startswith("/api/"):
+        detail = exc.detail if isinstance(exc, HTTPException) else "not found"
+        return JSONResponse({"error": detail}, status_code=404)
+    return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
 
 
 _ECHO_GROUPS: dict[str, set[WebSocket]] = {}

@@ -6,6 +6,8 @@ import json
 import urllib.request
 from typing import Any
 
+import pytest
+
 from tests.support import Client, RedisServer, Server
 
 
@@ -111,6 +113,14 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         status, body = get_json(server.url + "/api/rooms")
         codes = [r["code"] for r in body["rooms"]]
         assert status == 200 and listed["room"]["code"] in codes and hidden["room"]["code"] not in codes
+        # Unknown addresses: a page a person can use, and JSON for the API.
+        assert get_json(server.url + "/api/nope") == (404, {"error": "Not Found"})
+        for path in ("/nope/x", "/r/", "/watch/"):
+            with pytest.raises(urllib.error.HTTPError) as info:
+                urllib.request.urlopen(server.url + path, timeout=10)
+            page = info.value.read()
+            assert info.value.code == 404 and info.value.headers.get_content_type() == "text/html", path
+            assert b"No such page" in page and b'href="/"' in page, path
     finally:
         server.stop()
 
