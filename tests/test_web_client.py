@@ -159,6 +159,10 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         bob.tap(src)
         expect(bp.get_by_test_id("board")).to_have_attribute("data-selected", src)
         expect(bp.locator(f'[data-testid=board] [data-drop="{dst}"].target')).to_have_count(1)
+        # ... and a screen reader hears so, with the targets.
+        expect(bp.locator(f'[data-testid=board] [data-drop="{src}"]')).to_have_attribute("aria-pressed", "true")
+        heard = re.compile(rf"selected; it can go to (.*, )?pile {int(dst[1:]) + 1}\b")
+        expect(bp.get_by_test_id("board-announce")).to_have_text(heard)
         bob.tap(dst)
         b2 = bob.settled(b1["version"] + 1)
         assert b2["piles"][int(dst[1:])][-1] == b1["piles"][int(src[1:])][-1]

@@ -110,6 +110,9 @@ export class BoardView {
     );
     const middle = h("div", { class: "foundations", "data-testid": "foundations" }, rows);
     this.el.append(top, middle, bottom);
+    // What a screen reader is told of the board's input: a selection and its targets, a refusal.
+    this.announcer = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "board-announce" });
+    if (this.interactive) this.el.append(this.announcer);
   }
 
   /** Draw a new board (and the moves allowed on it). Deferred while a card is dragged. */
@@ -167,6 +170,7 @@ export class BoardView {
       el.dataset.count = f.count;
       el.classList.toggle("full", f.count >= 13);
       el.querySelector(".fcount").textContent = `${f.count}/13`;
+      el.setAttribute("aria-label", `${foundationLabel(key)} foundation: ${card(f.top).name}, ${f.count} of 13`);
     }
     this.mark();
     this.glide();
@@ -177,8 +181,10 @@ export class BoardView {
     for (const el of this.el.querySelectorAll(".selected, .target, .hint, .hint-target, .hover")) {
       el.classList.remove("selected", "target", "hint", "hint-target", "hover");
     }
+    for (const el of this.el.querySelectorAll("[aria-pressed]")) el.removeAttribute("aria-pressed");
     if (this.selected) {
       this.zone(this.selected)?.classList.add("selected");
+      if (this.interactive) this.zone(this.selected)?.setAttribute("aria-pressed", "true");
       for (const move of this.bySource.get(this.selected) || []) this.zone(move.to.key)?.classList.add("target");
     }
     if (this.hint && !this.hint.shuffle) {
@@ -234,6 +240,9 @@ export class BoardView {
     if (moves.length) {
       this.selected = key;
       this.mark();
+      const top = this.topCard(key)?.dataset.card;
+      const targets = moves.map((m) => zoneName(m.to.key)).join(", ");
+      this.announce(`${top ? card(top).name : "card"} selected; it can go to ${targets}.`);
       return;
     }
     this.selected = null;
@@ -241,7 +250,12 @@ export class BoardView {
     this.refuse(key);
   }
 
+  announce(text) {
+    this.announcer.textContent = text;
+  }
+
   refuse(key) {
+    this.announce(`${zoneName(key)}: no move for this card now.`);
     const el = this.zone(key);
     if (el) {
       el.classList.remove("nope");
@@ -432,4 +446,9 @@ export class BoardView {
     if (this.dirty) this.draw();
     else this.mark();
   }
+}
+
+/** A pile or foundation as it is read out: "pile 4", "♠ down K→A foundation". */
+function zoneName(key) {
+  return key[0] === "p" ? `pile ${Number(key.slice(1)) + 1}` : `${foundationLabel(key)} foundation`;
 }

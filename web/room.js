@@ -92,10 +92,10 @@ export class RoomView {
     });
     const button = (testid, label, onclick, title) =>
       h("button", { type: "button", "data-testid": testid, class: "tool", onclick, title }, label);
-    this.timerEl = h("span", { class: "timer", "data-testid": "timer", "aria-label": "race time" }, "0:00.0");
+    this.timerEl = h("span", { class: "timer", "data-testid": "timer", role: "timer", "aria-label": "race time" }, "0:00.0");
     this.movesEl = h("span", { class: "stat", "data-testid": "move-count" }, "0");
     this.cardsEl = h("span", { class: "stat", "data-testid": "card-count" }, "8");
-    this.leftEl = h("span", { class: "timer", "data-testid": "time-left", "aria-label": "time left" });
+    this.leftEl = h("span", { class: "timer", "data-testid": "time-left", role: "timer", "aria-label": "time left" });
     this.leftBox = h("div", { class: "stats", hidden: true }, h("span", { class: "label" }, "Left"), this.leftEl);
     this.shuffleBtn = button("shuffle", "Shuffle", () => this.shuffle(), "Shuffle (S): every pile's bottom card goes to its top");
     this.hintBtn = button("hint", "Hint", () => this.askHint(), "Hint (H)");
@@ -104,7 +104,7 @@ export class RoomView {
     this.resignBtn = button("resign", "Resign", () => this.resign(), "Give up this race");
     this.hintText = h("p", { class: "hint-text", "data-testid": "hint-text", "aria-live": "polite" });
     this.banner = h("div", { class: "banner-area", "aria-live": "polite" });
-    this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", hidden: true });
+    this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive", hidden: true });
     this.toolbar = h(
       "div",
       { class: "toolbar", "data-testid": "toolbar" },
