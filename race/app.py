@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     hub = Hub(store, clock=service.clock)
     service.on_deadline = hub.schedule
+    hub.on_room = service.follow
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 

@@ -69,9 +69,13 @@ class Hub:
     def __init__(self, store: Store, *, clock: Callable[[], int] = _now_ms) -> None:
         self.store = store
         self.clock = clock  # server milliseconds, the clock the scheduled times are on
+        #: Called with every ``room`` snapshot that reaches this process (the service follows
+        #: the room's deadlines with it).
+        self.on_room: Callable[[str, str], None] | None = None
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._running: set[asyncio.Task[object]] = set()  # timed actions under way
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -83,6 +87,9 @@ class Hub:
             await asyncio.gather(self._task, return_exceptions=True)
         for handle in self._timers.values():
             handle.cancel()
+        # Let the timed actions under way finish (each is a few store calls): stopping
+        # midway would leave their connections to the store for the garbage collector.
+        await asyncio.gather(*self._running, return_exceptions=True)
 
     async def join(self, room: str, member: Member) -> None:
         async with self._lock:
@@ -122,9 +129,11 @@ class Hub:
                 return
             self._timers.pop(key, None)
             task = asyncio.create_task(action(room))
+            self._running.add(task)
             task.add_done_callback(done)
 
         def done(task: asyncio.Task[object]) -> None:
+            self._running.discard(task)
             if not task.cancelled() and isinstance(task.exception(), StoreUnavailable):
                 # Redis is away at the deadline: try again, or the race would end unannounced.
                 log.warning("room %s: store unavailable at a deadline; trying again in a second", room)
@@ -168,6 +177,8 @@ class Hub:
                     if m.seat == control["seat"]:
                         m.kick(4002, "the host removed you from this room")
             return
+        if self.on_room is not None and message.startswith('{"type":"room"'):
+            self.on_room(room, message)
         for m in list(members):
             if m.id != skip:
                 m.deliver(message)

@@ -147,13 +147,6 @@ def phase(meta: Meta, now: int) -> str:
     return meta.status
 
 
-def deadline(meta: Meta) -> int | None:
-    """When a started race with a time limit ends (server ms)."""
-    if meta.status != "started" or meta.time_limit is None or meta.start_at is None:
-        return None
-    return meta.start_at + meta.time_limit * 1000
-
-
 def is_done(seat: Seat) -> bool:
     return seat.finished_ms is not None or seat.resigned
 

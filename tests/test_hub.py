@@ -82,3 +82,56 @@ async def test_a_room_whose_messages_may_be_lost_resyncs_and_only_that_room() ->
     assert b1.got == ['{"type":"player"}']
     hub._dispatch("*", "reconnected")  # after an outage: everyone
     assert a1.got[-1] == a2.got[-1] == b1.got[-1] == "resync"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_gone(redis_url: str) -> None:
+    """Two processes on one Redis, wired as the app wires them. A starts a race with a time
+    limit and goes away (its timers with it); B, which only has Bob, saw the start's
+    snapshot and ends the race at the deadline, so Bob hears that it is over."""
+    from race import protocol as p
+    from race.service import RaceService, Session
+    from race.store import open_store
+
+    clock = Clock()
+    processes = []
+    for _ in range(2):
+        store = open_store(redis_url, ttl=3600)
+        await store.connect()
+        hub = Hub(store, clock=clock)
+        service = RaceService(store, clock=clock, countdown_ms=0)
+        service.on_deadline = hub.schedule
+        hub.on_room = service.follow
+        await hub.start()
+        processes.append((store, hub, service))
+    (_, hub_a, a), (_, hub_b, b) = processes
+    ann, bob = Session("c1"), Session("c2")
+    (joined,) = await a.handle(ann, p.Create(name="Ann", deal=5, time_limit=30))
+    code = joined["room"]["code"]
+    over = asyncio.Event()
+
+    class Bob(Member):
+        def deliver(self, message: str) -> None:
+            super().deliver(message)
+            if '"phase":"over"' in message:
+                over.set()
+
+    bobs = Bob("c2")
+    await hub_b.join(code, bobs)
+    await b.handle(bob, p.Join(room=code, name="Bob"))
+    await a.handle(ann, p.Start())
+    await hub_a.stop()  # A is gone, and the deadline A set with it
+    clock.now += 30_000  # before B reads the start's snapshot: its timer is due at once
+    async with asyncio.timeout(10):
+        await over.wait()
+    assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
+    await hub_b.stop()
+    for store, _, _ in processes:
+        await store.close()

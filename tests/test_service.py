@@ -11,7 +11,7 @@ import pytest
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
-from race.store import Store, StoreUnavailable, open_store
+from race.store import Doc, Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 
 
@@ -279,3 +279,79 @@ async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -
     with pytest.raises(ProtocolError) as info:
         await service.handle(ann, p.End())
     assert info.value.code == "not_racing"
+
+
+async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store: Store) -> None:
+    """Every process that saw the countdown asks to announce the start at start_at: one
+    of them does. A race everyone resigned during the countdown is not announced at all."""
+    clock = Clock()
+    service = RaceService(store, clock=clock, countdown_ms=3000)
+    ann, _, _, _ = await race(service)
+    code = ann.room or ""
+    await store.subscribe(code)
+    messages = store.messages()
+    clock.now += 3000
+    await asyncio.gather(service.announce(code), service.announce(code), service.announce(code))
+    await service.announce(code)
+    await store.publish(code, '{"type":"mark"}')
+    seen = []
+    async with asyncio.timeout(10):
+        while (m := (await anext(messages))[1]) != '{"type":"mark"}':
+            seen.append(m)
+    assert len(seen) == 1 and '"phase":"racing"' in seen[0]
+
+    ann2, bob2, _, _ = await race(service)
+    for who in (ann2, bob2):
+        await service.handle(who, p.Resign())
+    code2 = ann2.room or ""
+    await store.subscribe(code2)
+    clock.now += 3000
+    await service.announce(code2)
+    await store.publish(code2, '{"type":"mark"}')
+    async with asyncio.timeout(10):
+        while (m := (await anext(messages))[1]) != '{"type":"mark"}':
+            assert '"phase":"racing"' not in m
+    await messages.aclose()  # type: ignore[attr-defined]
+
+
+class FailingOnce(MemoryStore):
+    """The embedded store, whose next whole-room read fails once when ``armed``."""
+
+    armed = False
+
+    async def read_all(self, room: str) -> dict[str, Doc]:
+        if self.armed:
+            self.armed = False
+            raise StoreUnavailable("gone for a moment")
+        return await super().read_all(room)
+
+
+async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() -> None:
+    """The win is committed, then the store fails before the race is ended: the client gets
+    ``unavailable``. Its retry (same id) is a duplicate, and ends the race after all."""
+    from tests.web_helpers import winning_line
+
+    line = winning_line()
+    store = FailingOnce(ttl=3600)
+    service = RaceService(store, countdown_ms=0)
+    ann, bob = Session("c1"), Session("c2")
+    (joined,) = await service.handle(ann, p.Create(name="Ann", difficulty=line["difficulty"], deal=line["deal"]))
+    code = joined["room"]["code"]
+    await service.handle(bob, p.Join(room=code, name="Bob"))
+    await service.handle(ann, p.Start())
+    await service.handle(bob, p.Resign())
+    version = joined["state"]["version"]
+    for move in line["moves"][:-1]:
+        (state,) = await service.handle(ann, p.Play(move=move, version=version))
+        version = state["version"]
+    last = p.Play(move=line["moves"][-1], version=version, id="the-win")
+    store.armed = True
+    with pytest.raises(StoreUnavailable):
+        await service.handle(ann, last)
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "racing"  # the win is in, the end is not
+    (again,) = await service.handle(ann, last)
+    assert again["duplicate"] is True and again["won"] is True
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "over"
+    assert [r["name"] for r in watching["room"]["ranking"]] == ["Ann", "Bob"]

@@ -15,13 +15,14 @@ import msgspec
 from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, deadline, is_done, phase, seat_key
+from race.rooms import Meta, Seat, is_done, phase, seat_key
 from race.store import Doc, Store, StoreUnavailable
 from race.views import META, SEAT, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
 RETRIES = 20
+ANNOUNCED = "announced"  # a room's document: the start_at whose start has been announced
 _enc = msgspec.json.Encoder()
 
 
@@ -216,21 +217,46 @@ class ServiceBase:
     def _schedule(self, docs: dict[str, Doc]) -> None:
         """Ask for the room's timed events: the start of the race (announced to everyone)
         and the end of its time limit."""
-        if self.on_deadline is None or "meta" not in docs:
+        if "meta" in docs:
+            meta = META.decode(docs["meta"].data)
+            self._deadlines(meta.code, phase(meta, self.clock()), meta.start_at, meta.time_limit)
+
+    def follow(self, code: str, message: str) -> None:
+        """A ``room`` snapshot that any process published: ask for the room's timed events
+        in this process too, so that they still happen when the process that asked first
+        has gone (a restart, a deploy). Each event happens once, whoever fires it."""
+        room = msgspec.json.decode(message).get("room") or {}
+        self._deadlines(code, room.get("phase"), room.get("start_at"), room.get("time_limit"))
+
+    def _deadlines(self, code: str, ph: str | None, start_at: int | None, time_limit: int | None) -> None:
+        if self.on_deadline is None or start_at is None or ph not in ("countdown", "racing"):
             return
-        meta = META.decode(docs["meta"].data)
-        if phase(meta, self.clock()) == "countdown":
-            assert meta.start_at is not None
-            self.on_deadline(meta.code, meta.start_at, self.announce)
-        end = deadline(meta)
-        if end is not None:
-            self.on_deadline(meta.code, end, self.end_if_done)
+        if ph == "countdown":
+            self.on_deadline(code, start_at, self.announce)
+        if time_limit is not None:
+            self.on_deadline(code, start_at + time_limit * 1000, self.end_if_done)
 
     async def announce(self, code: str) -> None:
-        """Publish the room's snapshot (e.g. when its countdown ends and the race begins)."""
-        docs = await self.store.read_all(code)
-        if "meta" in docs:
-            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
+        """Tell everyone the race has begun (its countdown is over): once, whichever of the
+        processes that scheduled it gets there first, and not for a race already over."""
+        for _ in range(RETRIES):
+            docs = await self.store.read_all(code)
+            if "meta" not in docs:
+                return
+            meta = META.decode(docs["meta"].data)
+            now = self.clock()
+            marker = docs.get(ANNOUNCED)
+            if phase(meta, now) != "racing" or (marker is not None and marker.data == str(meta.start_at)):
+                return
+            ok = await self.store.commit(
+                code,
+                expect={"meta": docs["meta"].version, ANNOUNCED: marker.version if marker else 0},
+                write={ANNOUNCED: str(meta.start_at)},
+                publish=_dump({"type": "room", "room": room_view(docs, now)}),
+            )
+            if ok:
+                return
+        raise _conflict()
 
     def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
         seat = SEAT.decode(docs[seat_key(sid)].data)

@@ -8,10 +8,10 @@ from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
-from race.rooms import Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
+from race.rooms import Meta, Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
 from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
-from race.views import META, SEAT, player_view, room_view, state_view
+from race.views import META, SEAT, player_view, room_view, seats_of, state_view
 
 
 class RaceActions(ServiceBase):
@@ -44,6 +44,7 @@ class RaceActions(ServiceBase):
             if ph != "racing" and msg.id is not None:  # a retry of the move that ended the race
                 seat = SEAT.decode(seat_doc.data)
                 if msg.id == seat.last_id:
+                    await self._finished(code, meta, seat)
                     return [state_view(seat, Game.from_trusted_dict(seat.game), seat_doc.version, duplicate=True)]
             if ph in ("lobby", "countdown"):
                 raise ProtocolError("not_started", "the race has not started yet")
@@ -63,6 +64,7 @@ class RaceActions(ServiceBase):
                 seat = SEAT.decode(seat_doc.data)
                 game = Game.from_trusted_dict(seat.game)  # the position; the history when needed
             if msg.id is not None and msg.id == seat.last_id:
+                await self._finished(code, meta, seat)
                 return [state_view(seat, game, seat_doc.version, duplicate=True)]
             _not_out(seat)
             if msg.version != seat_doc.version:
@@ -114,10 +116,19 @@ class RaceActions(ServiceBase):
             await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
-            if meta.kind == "daily" and meta.round == 1 and sid == "s1" and self.on_daily_finish is not None:
-                await self.on_daily_finish(meta, seat)
-            await self.end_if_done(code)
+            await self._finished(code, meta, seat)
         return [state_view(seat, game, version, shown=shown)]
+
+    async def _finished(self, code: str, meta: Meta, seat: Seat) -> None:
+        """What a win sets off, once it is committed: a daily result posted to its board, the
+        race ended when everyone is done. Both are safe to repeat, and a retried winning move
+        (same id) does repeat them: if the store failed just after the win, the client got
+        ``unavailable``, and its retry finishes the job."""
+        if seat.finished_ms is None:
+            return
+        if meta.kind == "daily" and meta.round == 1 and seat.seat == "s1" and self.on_daily_finish is not None:
+            await self.on_daily_finish(meta, seat)
+        await self.end_if_done(code)
 
     async def end(self, session: Session) -> list[dict[str, Any]]:
         """The host ends the race now (say, for a player who went away without resigning):
@@ -163,6 +174,12 @@ class RaceActions(ServiceBase):
         rematch, which deals every seat a new game, or after a ``resync``)."""
         assert session.room is not None
         docs = await self._room(session.room)
+        meta = META.decode(docs["meta"].data)
+        if meta.status == "started" and (
+            phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats_of(docs, meta))
+        ):  # its end went unannounced (the store failed just then): end it now
+            await self.end_if_done(session.room)
+            docs = await self._room(session.room)
         replies = [{"type": "room", "room": room_view(docs, self.clock())}]
         if session.seat is not None:
             key = seat_key(session.seat)
