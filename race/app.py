@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -105,6 +106,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def leaderboard(request: Request) -> Response:
         """Public top N of a day: ?difficulty=hard&date=2026-11-29&top=20 (all optional)."""
         raw: dict[str, object] = {"type": "leaderboard", **request.query_params}
+        if "token" in raw:  # an address ends up in logs and histories: a secret does not go there
+            return JSONResponse({"error": "send the player token in the X-Player-Token header"}, status_code=400)
         try:
             if "top" in raw:
                 raw["top"] = int(str(raw["top"]))
@@ -130,15 +133,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
     if index.exists():
 
         async def page(request: Request) -> Response:
-            return FileResponse(index)
+            return FileResponse(index, headers=_REVALIDATE)
 
         routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
-        routes.append(Mount("/", StaticFiles(directory=settings.web_dir, html=True)))
+        routes.append(Mount("/", _ClientFiles(directory=settings.web_dir, html=True)))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
     app.state.daily = daily
     return app
+
+
+_REVALIDATE = {"Cache-Control": "no-cache"}
+
+
+class _ClientFiles(StaticFiles):
+    """The browser client's files. A deploy changes them under the same names, so a browser
+    must ask each time whether its copy is current (a 304 answers when it is)."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.update(_REVALIDATE)
+        return response
 
 
 _NOT_FOUND_PAGE = """<!doctype html>

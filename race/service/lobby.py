@@ -130,8 +130,15 @@ class LobbyActions(ServiceBase):
             # Only a complete account: a rematch deals every seat anew without a log entry.
             if missed is not None and [e.version for e in missed] == list(range(msg.version + 1, own.version + 1)):
                 reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
-        await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
-        session.room, session.seat, session.role = code, sid, "player"  # last: a failure above leaves it unseated
+        # Seated before the others are told to let go: of two connections resuming one seat
+        # at once, each is seated when the other's _replace arrives (one or both are closed,
+        # and a closed page offers to take the seat back), never both left open.
+        session.room, session.seat, session.role = code, sid, "player"
+        try:
+            await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
+        except BaseException:
+            session.room = session.seat = session.role = None
+            raise
         return [reply]
 
     async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
