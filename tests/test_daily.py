@@ -243,3 +243,17 @@ async def test_a_daily_attempt_cannot_be_rematched_into_another_deal(store: Stor
     (watching,) = await daily.service.handle(Session("conn-w"), p.Watch(room=session.room or ""))
     assert watching["room"]["phase"] == "over" and watching["room"]["round"] == 1
     assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
+
+
+async def test_an_abandoned_attempt_leaves_the_live_list_after_half_an_hour(store: Store, pool: Executor) -> None:
+    clock = Clock("2001-12-23T10:00:00")
+    daily = challenge(store, clock, pool)
+    await daily.deal("2001-12-23", DIFFICULTY)
+    session, _ = await attempt(daily, "Ann")
+    race = Session("conn-race")
+    (created,) = await daily.service.handle(race, p.Create(name="Bo", deal=3))
+    live = {r["code"] for r in await daily.service.live_rooms()}
+    assert {session.room, created["room"]["code"]} <= live
+    clock.now += 1801 * 1000  # a race stays listed as long as the room is kept (an hour here)
+    live = {r["code"] for r in await daily.service.live_rooms()}
+    assert session.room not in live and created["room"]["code"] in live

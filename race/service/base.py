@@ -21,6 +21,7 @@ from race.views import META, SEAT, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
+DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
 RETRIES = 20
 ANNOUNCED = "announced"  # a room's document: the start_at whose start has been announced
 _enc = msgspec.json.Encoder()
@@ -133,7 +134,7 @@ class ServiceBase:
     async def live_rooms(self, limit: int = 50) -> list[dict[str, Any]]:
         """Listed rooms in the lobby or racing, for spectators to pick from."""
         out = []
-        for code in await self.store.list_members(LISTING, time.time(), limit):
+        for code in await self.store.list_members(LISTING, self.clock() / 1000, limit):
             (doc,) = await self.store.read(code, ["meta"])
             if doc is None:
                 continue
@@ -156,8 +157,9 @@ class ServiceBase:
         """Show a listed room on the home page's live list: a convenience, so a store that
         fails here fails nothing else (the room just stays off the list)."""
         if meta.listed:
+            listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind == "daily" else self.store.ttl
             try:
-                await self.store.list_add(LISTING, meta.code, time.time() + self.store.ttl)
+                await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for)
             except StoreUnavailable:
                 log.warning("room %s: store unavailable; not listed", meta.code)
 
