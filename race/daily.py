@@ -35,12 +35,48 @@ PROFILE_TTL = 400 * 86400
 
 
 class Profile(msgspec.Struct, kw_only=True):
-    """A daily player: a public id, a display name and a streak of finished days."""
+    """A daily player: a public id, a display name and a streak of finished days: the run of
+    ``streak`` consecutive days ending at ``last_date``. ``days`` keeps the latest finished
+    days, so that a day finished late (an attempt started before midnight, won after the
+    next day's) still joins the run."""
 
     id: str
     name: str
     streak: int = 0
     last_date: str | None = None
+    days: list[str] = msgspec.field(default_factory=list)
+
+
+KEPT_DAYS = 40  # finished days a profile remembers: far more than an attempt can be late
+
+
+def add_finished_day(profile: Profile, date: str) -> None:
+    """Count ``date`` as finished, in whatever order days are finished.
+
+    >>> p = Profile(id="a", name="Ann")
+    >>> for day in ("2026-03-08", "2026-03-10", "2026-03-09"):
+    ...     add_finished_day(p, day)
+    >>> p.streak, p.last_date
+    (3, '2026-03-10')
+    >>> add_finished_day(p, "2026-03-12")  # a day missed: a new run
+    >>> p.streak
+    1
+    >>> add_finished_day(p, "2026-03-11")  # ... unless it is finished late
+    >>> p.streak
+    5
+    """
+    days = sorted({*profile.days, date, *([profile.last_date] if profile.last_date else [])})[-KEPT_DAYS:]
+    finished = set(days)
+    last = days[-1]
+    start = last
+    while day_before(start) in finished:
+        start = day_before(start)
+    if profile.last_date is not None and profile.streak > 0 and day_before(start) <= profile.last_date <= last:
+        # The run counted before reaches further back than the days kept: it goes on.
+        before = (dt.date.fromisoformat(profile.last_date) - dt.timedelta(days=profile.streak - 1)).isoformat()
+        start = min(start, before)
+    profile.days, profile.last_date = days, last
+    profile.streak = (dt.date.fromisoformat(last) - dt.date.fromisoformat(start)).days + 1
 
 
 class Entry(msgspec.Struct, kw_only=True):
@@ -281,10 +317,9 @@ class DailyChallenge:
             profile = _profile.decode(doc.data)
             date = meta.daily_date
             assert date is not None
-            if profile.last_date == date:
+            if date in profile.days or profile.last_date == date:
                 return
-            profile.streak = profile.streak + 1 if profile.last_date == day_before(date) else 1
-            profile.last_date = date
+            add_finished_day(profile, date)
             ok = await self.store.commit(
                 group, expect={"profile": doc.version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
             )

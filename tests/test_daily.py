@@ -257,3 +257,22 @@ async def test_an_abandoned_attempt_leaves_the_live_list_after_half_an_hour(stor
     clock.now += 1801 * 1000  # a race stays listed as long as the room is kept (an hour here)
     live = {r["code"] for r in await daily.service.live_rooms()}
     assert session.room not in live and created["room"]["code"] in live
+
+
+async def test_a_day_finished_after_the_next_one_still_counts_for_the_streak(store: Store, pool: Executor) -> None:
+    """An attempt counts for the day it was dealt: Ann starts the 15th's just before
+    midnight, plays and wins the 16th's, then wins the 15th's. Three days in a row."""
+    clock = Clock("2001-12-14T12:00:00")
+    daily = challenge(store, clock, pool)
+    lines = {day: (await daily.deal(day, DIFFICULTY))["line"] for day in ("2001-12-14", "2001-12-15", "2001-12-16")}
+    session, joined = await attempt(daily, "Ann")
+    token = joined["token"]
+    await play_to_win(daily, clock, session, joined["state"], lines["2001-12-14"], 60)
+    clock.now = ms("2001-12-15T23:56:00")
+    late, late_joined = await attempt(daily, "Ann", token)
+    clock.now = ms("2001-12-16T00:10:00")
+    session, joined = await attempt(daily, "Ann", token)
+    await play_to_win(daily, clock, session, joined["state"], lines["2001-12-16"], 60)
+    assert (await daily.leaderboard(DIFFICULTY, None, 1, token))["streak"] == 1  # the 15th is not done yet
+    await play_to_win(daily, clock, late, late_joined["state"], lines["2001-12-15"], 60)
+    assert (await daily.leaderboard(DIFFICULTY, None, 1, token))["streak"] == 3
