@@ -491,13 +491,7 @@ export class RoomView {
     fill(
       this.header,
       h("h1", {}, "Room ", h("span", { class: "code", "data-testid": "room-code" }, this.code)),
-      room
-        ? h(
-            "p",
-            { class: "muted" },
-            `${room.difficulty} · deal ${room.deal}${room.time_limit ? ` · ${limitText(room.time_limit)} limit` : ""}${room.round > 1 ? ` · round ${room.round}` : ""}`,
-          )
-        : null,
+      room ? h("p", { class: "muted" }, roomSummary(room)) : null,
     );
   }
 
@@ -612,7 +606,7 @@ export class RoomView {
       );
     }
     if (this.phase === "over") {
-      const timedOut = room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000;
+      const timedOut = endedByTime(room);
       const over = h(
         "div",
         { class: "banner over", "data-testid": "over-banner" },
@@ -630,8 +624,19 @@ export function roomView(root, options) {
   return new RoomView(root, options);
 }
 
+/** What a room is, for its page's header: "hard · deal 42 · 10 min limit · round 2". */
+export function roomSummary(room) {
+  const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
+  return `${room.difficulty} · deal ${room.deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}`;
+}
+
+/** Whether a race that is over ended because its time limit ran out. */
+export function endedByTime(room) {
+  return !!(room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000);
+}
+
 /** A time limit in words: "10 min", "30 s", "1 min 30 s". */
-export function limitText(seconds) {
+function limitText(seconds) {
   const min = Math.floor(seconds / 60);
   const sec = seconds % 60;
   return [min ? `${min} min` : "", sec ? `${sec} s` : ""].filter(Boolean).join(" ");

@@ -4,7 +4,7 @@ import { BoardView } from "./board.js";
 import { fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
 import { applyPlayer, progressList, rankingTable, statusText } from "./panels.js";
-import { limitText, phaseAt, mergeSnapshot } from "./room.js";
+import { endedByTime, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
 
 export class WatchView {
   constructor(root, { code }) {
@@ -72,13 +72,7 @@ export class WatchView {
     fill(
       this.head,
       h("h1", {}, "Watching ", h("span", { class: "code", "data-testid": "room-code" }, this.code)),
-      room
-        ? h(
-            "p",
-            { class: "muted" },
-            `${room.difficulty} · deal ${room.deal}${room.time_limit ? ` · ${limitText(room.time_limit)} limit` : ""}${room.round > 1 ? ` · round ${room.round}` : ""}`,
-          )
-        : null,
+      room ? h("p", { class: "muted" }, roomSummary(room)) : null,
     );
   }
 
@@ -92,8 +86,7 @@ export class WatchView {
       text = `Racing · ${formatMs(now - room.start_at)}`;
       if (room.time_limit) text += ` · ${formatMs(Math.max(0, room.start_at + room.time_limit * 1000 - now))} left`;
     } else if (this.phase === "over") {
-      const timedOut = room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000;
-      text = timedOut ? "Race over: time is up" : "Race over";
+      text = endedByTime(room) ? "Race over: time is up" : "Race over";
     }
     fill(this.status, h("p", { class: "phase", "data-phase": this.phase }, text));
   }
