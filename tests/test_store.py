@@ -56,6 +56,17 @@ async def test_each_write_bumps_the_version_and_stale_writes_change_nothing(stor
     assert (await store.read_all(r))["meta"].version == 2
 
 
+async def test_writing_nothing_deletes_a_document_and_its_version(store: Store) -> None:
+    r = room()
+    await store.commit(r, expect={}, write={"meta": "m", "t:x": "s2", ASIDE + "h": "kept aside"})
+    assert await store.commit(r, expect={"t:x": 1}, write={"t:x": "", ASIDE + "h": ""})
+    assert await store.read(r, ["t:x", ASIDE + "h"]) == [None, None]
+    assert set(await store.read_all(r)) == {"meta"}
+    assert not await store.commit(r, expect={"t:x": 1}, write={"t:x": "again"})
+    assert await store.commit(r, expect={"t:x": 0}, write={"t:x": "again"})  # as if new
+    assert (await store.read_all(r))["t:x"].version == 1
+
+
 async def test_a_commit_is_all_or_nothing_across_documents(store: Store) -> None:
     r = room()
     await store.commit(r, expect={}, write={"meta": "m", "p:s1": "x"})

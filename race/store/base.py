@@ -84,7 +84,8 @@ class Store(ABC):
         ttl: int | None = None,
     ) -> bool:
         """Atomically: if every ``expect`` document has that version (0: does not exist),
-        write each ``write`` document (bumping its version), append ``log[1]`` to the log of
+        write each ``write`` document (bumping its version; writing ``""`` deletes it, and
+        its version is 0 again), append ``log[1]`` to the log of
         document ``log[0]`` (tagged with its new version; the log keeps the last
         :data:`LOG_LENGTH` entries), publish ``publish`` on the room's channel, and refresh
         the room's expiry (``ttl`` seconds, the store's default when ``None``). Return

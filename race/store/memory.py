@@ -80,7 +80,10 @@ class MemoryStore(Store):
         docs = self._rooms.setdefault(room, docs)
         for name, data in write.items():
             old = docs.get(name)
-            docs[name] = Doc((old.version if old else 0) + 1, data)
+            if data == "":
+                docs.pop(name, None)
+            else:
+                docs[name] = Doc((old.version if old else 0) + 1, data)
         self._expiry[room] = time.monotonic() + (self.ttl if ttl is None else ttl)
         if log is not None:
             name, event = log

@@ -55,8 +55,12 @@ n = tonumber(ARGV[i]); i = i + 1
 local versions = {}
 for _ = 1, n do
   local key = hash(ARGV[i])
-  versions[ARGV[i]] = redis.call('HINCRBY', key, 'v:' .. ARGV[i], 1)
-  redis.call('HSET', key, 'd:' .. ARGV[i], ARGV[i + 1])
+  if ARGV[i + 1] == '' then
+    redis.call('HDEL', key, 'v:' .. ARGV[i], 'd:' .. ARGV[i])
+  else
+    versions[ARGV[i]] = redis.call('HINCRBY', key, 'v:' .. ARGV[i], 1)
+    redis.call('HSET', key, 'd:' .. ARGV[i], ARGV[i + 1])
+  end
   i = i + 2
 end
 redis.call('EXPIRE', KEYS[1], ttl)
