@@ -36,18 +36,18 @@ PROFILE_TTL = 400 * 86400
 
 class Profile(msgspec.Struct, kw_only=True):
     """A daily player: a public id, a display name and a streak of finished days: the run of
-    ``streak`` consecutive days ending at ``last_date``. ``days`` keeps the latest finished
-    days, so that a day finished late (an attempt started before midnight, won after the
-    next day's) still joins the run."""
+    ``streak`` consecutive days ending at ``last_date``. ``runs`` keeps the latest runs of
+    finished days (first and last day of each), so that a day finished late (an attempt
+    started before midnight, won after the next day's) still joins its neighbours."""
 
     id: str
     name: str
     streak: int = 0
     last_date: str | None = None
-    days: list[str] = msgspec.field(default_factory=list)
+    runs: list[tuple[str, str]] = msgspec.field(default_factory=list)
 
 
-KEPT_DAYS = 40  # finished days a profile remembers: far more than an attempt can be late
+KEPT_RUNS = 8  # far more than a late day can reach back
 
 
 def add_finished_day(profile: Profile, date: str) -> None:
@@ -56,27 +56,37 @@ def add_finished_day(profile: Profile, date: str) -> None:
     >>> p = Profile(id="a", name="Ann")
     >>> for day in ("2026-03-08", "2026-03-10", "2026-03-09"):
     ...     add_finished_day(p, day)
-    >>> p.streak, p.last_date
-    (3, '2026-03-10')
+    >>> p.streak, p.last_date, p.runs
+    (3, '2026-03-10', [('2026-03-08', '2026-03-10')])
     >>> add_finished_day(p, "2026-03-12")  # a day missed: a new run
     >>> p.streak
     1
     >>> add_finished_day(p, "2026-03-11")  # ... unless it is finished late
-    >>> p.streak
-    5
+    >>> p.streak, len(p.runs)
+    (5, 1)
     """
-    days = sorted({*profile.days, date, *([profile.last_date] if profile.last_date else [])})[-KEPT_DAYS:]
-    finished = set(days)
-    last = days[-1]
-    start = last
-    while day_before(start) in finished:
-        start = day_before(start)
-    if profile.last_date is not None and profile.streak > 0 and day_before(start) <= profile.last_date <= last:
-        # The run counted before reaches further back than the days kept: it goes on.
-        before = (dt.date.fromisoformat(profile.last_date) - dt.timedelta(days=profile.streak - 1)).isoformat()
-        start = min(start, before)
-    profile.days, profile.last_date = days, last
-    profile.streak = (dt.date.fromisoformat(last) - dt.date.fromisoformat(start)).days + 1
+    runs = list(profile.runs)
+    if not runs and profile.last_date is not None and profile.streak > 0:  # a profile from before runs
+        runs = [(_days_after(profile.last_date, 1 - profile.streak), profile.last_date)]
+    merged: list[tuple[str, str]] = []
+    for first, last in sorted([*runs, (date, date)]):
+        if merged and _days_after(merged[-1][1], 1) >= first:  # touching or overlapping
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    profile.runs = merged[-KEPT_RUNS:]
+    first, last = profile.runs[-1]
+    profile.last_date = last
+    profile.streak = (dt.date.fromisoformat(last) - dt.date.fromisoformat(first)).days + 1
+
+
+def counted(profile: Profile, date: str) -> bool:
+    """Whether ``date`` is already one of the profile's finished days."""
+    return profile.last_date == date or any(first <= date <= last for first, last in profile.runs)
+
+
+def _days_after(date: str, n: int) -> str:
+    return (dt.date.fromisoformat(date) + dt.timedelta(days=n)).isoformat()
 
 
 class Entry(msgspec.Struct, kw_only=True):
@@ -298,9 +308,9 @@ class DailyChallenge:
         group = board_group(meta.daily_date, meta.difficulty)
         ttl = self.ttl(meta.daily_date)
         ranked = await self.store.board_add(group, meta.player, sort_key(entry), _dump(entry), ttl)
+        await self._extend_streak(meta)  # also when this is a retry after a failure past board_add
         if not ranked:
             return
-        await self._extend_streak(meta)
         board = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
         await self.store.publish(group, _dump(board))
 
@@ -317,7 +327,7 @@ class DailyChallenge:
             profile = _profile.decode(doc.data)
             date = meta.daily_date
             assert date is not None
-            if date in profile.days or profile.last_date == date:
+            if counted(profile, date):
                 return
             add_finished_day(profile, date)
             ok = await self.store.commit(

@@ -120,7 +120,7 @@ class Leave(_Msg, tag="leave", frozen=True):
 class Remove(_Msg, tag="remove", frozen=True):
     """The host takes another player's seat away, in the lobby (someone who joined and left)."""
 
-    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]?$")]
+    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]{0,5}$")]
 
 
 class End(_Msg, tag="end", frozen=True):

@@ -51,6 +51,7 @@ class Meta(msgspec.Struct, kw_only=True):
     start_at: int | None = None
     ended_at: int | None = None
     seats: list[str] = msgspec.field(default_factory=list)
+    last_seat: int = 0  # the highest seat number handed out: a seat given up is never reused
     ready: list[str] = msgspec.field(default_factory=list)
     kind: str = "race"  # or "daily": a solo attempt at a daily deal
     daily_date: str | None = None

@@ -276,3 +276,35 @@ async def test_a_day_finished_after_the_next_one_still_counts_for_the_streak(sto
     assert (await daily.leaderboard(DIFFICULTY, None, 1, token))["streak"] == 1  # the 15th is not done yet
     await play_to_win(daily, clock, late, late_joined["state"], lines["2001-12-15"], 60)
     assert (await daily.leaderboard(DIFFICULTY, None, 1, token))["streak"] == 3
+
+
+async def test_a_win_cut_short_by_the_store_still_reaches_the_board_and_the_streak(pool: Executor) -> None:
+    """The winning move is committed and posted, then the store fails before the streak is
+    counted: the page gets ``unavailable`` (and never retries a move with the same id).
+    Its next ``sync`` (a resync, a reload) finishes the job."""
+    from race.store import Doc, StoreUnavailable
+    from race.store.memory import MemoryStore
+
+    class FailingOnce(MemoryStore):
+        armed = False
+
+        async def read_all(self, room: str) -> dict[str, Doc]:
+            if self.armed:
+                self.armed = False
+                raise StoreUnavailable("gone for a moment")
+            return await super().read_all(room)
+
+    store = FailingOnce(ttl=3600)
+    clock = Clock("2001-12-24T10:00:00")
+    daily = challenge(store, clock, pool)
+    line = (await daily.deal("2001-12-24", DIFFICULTY))["line"]
+    session, joined = await attempt(daily, "Ann")
+    token = joined["token"]
+    state = await play_to_win(daily, clock, session, joined["state"], line[:-1], 60)
+    store.armed = True
+    with pytest.raises(StoreUnavailable):
+        await daily.service.handle(session, p.Play(move=line[-1], version=state["version"]))
+    board = await daily.leaderboard(DIFFICULTY, None, 10, token)
+    assert [e["name"] for e in board["entries"]] == ["Ann"] and board["streak"] == 0
+    await daily.service.handle(session, p.Sync())
+    assert (await daily.leaderboard(DIFFICULTY, None, 10, token))["streak"] == 1

@@ -213,8 +213,10 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
     await service.handle(cy, p.Join(room=code, name="Cy"))
     await service.handle(bob, p.Ready())
     await service.handle(cy, p.Ready())
+    retry = Session("c1", room=ann.room, seat=ann.seat, role="player")  # the same, its reply lost
     assert await service.handle(ann, p.Leave()) == [{"type": "left"}]
     assert ann.room is None and ann.seat is None and ann.role is None
+    assert await service.handle(retry, p.Leave()) == [{"type": "left"}] and retry.room is None
     # Bob and Cy were both ready: with Ann gone, everyone left is, and the race starts.
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     room = watching["room"]
@@ -228,6 +230,9 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
     with pytest.raises(ProtocolError) as info:
         await service.handle(bob, p.Leave())
     assert info.value.code == "already_started"
+    # Ann's seat and token are gone from the store, not only from the room's list.
+    docs = await store.read_all(code)
+    assert "p:s1" not in docs and not any(d.data == "s1" for n, d in docs.items() if n.startswith("t:"))
 
 
 async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> None:
@@ -246,17 +251,16 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
             await service.handle(who, msg)
         assert info.value.code == code_, msg
     assert await service.handle(ann, p.Remove(seat="s2")) == []
-    for gone in (p.Ready(), p.Leave()):  # Bob's connection, if it were still open
-        with pytest.raises(ProtocolError) as info:
-            await service.handle(bob, gone)
-        assert info.value.code == "not_in_room", gone
-    # A newcomer gets a fresh seat, not Bob's old one.
+    assert await service.handle(ann, p.Remove(seat="s2")) == []  # a retry: the same, harmlessly
+    # A newcomer gets a fresh seat, never Bob's old one (a retried remove could reach it).
     (dee,) = await service.handle(Session("c4"), p.Join(room=code, name="Bob"))
     assert dee["seat"] == "s4"
     await service.handle(ann, p.Start())
-    with pytest.raises(ProtocolError) as info:
-        await service.handle(bob, p.Play(move="shuffle", version=1))
-    assert info.value.code == "not_in_room"
+    # Bob's connection, were it still open, can do nothing there.
+    for gone in (p.Play(move="shuffle", version=1), p.Hint(), p.Resign(), p.Sync()):
+        with pytest.raises(ProtocolError) as info:
+            await service.handle(bob, gone)
+        assert info.value.code == "not_in_room", gone
     (state,) = await service.handle(cy, p.Play(move="shuffle", version=cy_joined["state"]["version"]))
     assert state["shuffles_left"] == 5
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
@@ -355,3 +359,30 @@ async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() 
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     assert watching["room"]["phase"] == "over"
     assert [r["name"] for r in watching["room"]["ranking"]] == ["Ann", "Bob"]
+
+
+class ActingDuringLogRead(MemoryStore):
+    """The embedded store, running ``during`` (someone else's action) in the middle of the
+    next log read: the moment a resume is between reading the room and taking the seat."""
+
+    during: Any = None
+
+    async def log_since(self, room: str, name: str, version: int) -> Any:
+        if self.during is not None:
+            act, self.during = self.during, None
+            await act()
+        return await super().log_since(room, name, version)
+
+
+async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
+    store = ActingDuringLogRead(ttl=3600)
+    service = RaceService(store, countdown_ms=0)
+    ann, bob = Session("c1"), Session("c2")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    (joined,) = await service.handle(bob, p.Join(room=code, name="Bob"))
+    store.during = lambda: service.handle(ann, p.Remove(seat="s2"))
+    again = Session("c3")
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(again, p.Resume(room=code, token=joined["token"], version=1))
+    assert info.value.code == "bad_token" and again.room is None and again.seat is None

@@ -23,7 +23,7 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import LISTING, RETRIES, ServiceBase, Session, _conflict, _dump, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -90,8 +90,9 @@ class LobbyActions(ServiceBase):
             seats = seats_of(docs, meta)
             if any(s.name.casefold() == name.casefold() for s, _ in seats):
                 raise ProtocolError("name_taken", f"someone in this room is already called {name!r}")
-            # A fresh seat id: one given up keeps its document (and its id) until the room expires.
-            sid = next(f"s{n}" for n in range(1, len(docs) + 2) if seat_key(f"s{n}") not in docs)
+            # A fresh seat id, never one given up (a retried remove must not find a newcomer there).
+            meta.last_seat = _last_seat(meta) + 1
+            sid = f"s{meta.last_seat}"
             meta.seats.append(sid)
             if not meta.host:  # everyone had left
                 meta.host = sid
@@ -136,6 +137,11 @@ class LobbyActions(ServiceBase):
         session.room, session.seat, session.role = code, sid, "player"
         try:
             await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
+            # A remove that committed since the read above found this connection not yet
+            # seated, so its close missed it: look again now that it is.
+            (meta_doc,) = await self.store.read(code, ["meta"])
+            if meta_doc is None or sid not in META.decode(meta_doc.data).seats:
+                raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
         except BaseException:
             session.room = session.seat = session.role = None
             raise
@@ -180,41 +186,45 @@ class LobbyActions(ServiceBase):
         return []
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
-        """Give up one's seat in the lobby; the connection is then in no room."""
+        """Give up one's seat in the lobby; the connection is then in no room. A retry (the
+        first reply was lost) finds the seat already given up, and is answered the same."""
         assert session.room is not None and session.seat is not None
-        await self._unseat(session.room, session.seat, host=None)
-        log.info("room %s: %s left", session.room, session.seat)
+        if await self._unseat(session.room, session.seat, host=None):
+            log.info("room %s: %s left", session.room, session.seat)
         session.room = session.seat = session.role = None
         session.last_move = None
         return [{"type": "left"}]
 
     async def remove(self, session: Session, sid: str) -> list[dict[str, Any]]:
         """The host takes another player's seat away in the lobby; that player's connections
-        are closed (code 4002) and its token no longer opens the room."""
+        are closed (code 4002) and its token no longer opens the room. A retry closes them
+        again (seat ids are never reused, so it can only reach that player)."""
         assert session.room is not None and session.seat is not None
         if sid == session.seat:
             raise ProtocolError("bad_seat", "to give up your own seat, send leave")
-        await self._unseat(session.room, sid, host=session.seat)
-        log.info("room %s: %s removed by the host", session.room, sid)
+        if await self._unseat(session.room, sid, host=session.seat):
+            log.info("room %s: %s removed by the host", session.room, sid)
         await self.store.publish(session.room, _dump({"type": "_removed", "seat": sid}))
         return []
 
-    async def _unseat(self, code: str, sid: str, *, host: str | None) -> None:
-        """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given);
-        the host's role passes to the next seat, and a lobby whose remaining players are
-        all ready starts, as when the last of them says ready."""
+    async def _unseat(self, code: str, sid: str, *, host: str | None) -> bool:
+        """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given),
+        deleting the seat and its token; the host's role passes to the next seat, and a lobby
+        whose remaining players are all ready starts, as when the last of them says ready.
+        False when the seat had already been given up."""
         for _ in range(RETRIES):
             docs = await self._room(code)
             meta = META.decode(docs["meta"].data)
             now = self.clock()
             if host is not None and meta.host != host:
                 raise ProtocolError("not_host", "only the host can remove a player")
-            if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "seats are given up only in the lobby; resign instead")
             if sid not in meta.seats:
-                if host is None:
-                    raise _gone()
+                if int(sid[1:]) <= _last_seat(meta):
+                    return False  # given up already (this is a retry)
                 raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
+            if phase(meta, now) != "lobby":
+                raise ProtocolError("already_started", "seats are given up only in the lobby")
+            meta.last_seat = _last_seat(meta)
             meta.seats.remove(sid)
             if sid in meta.ready:
                 meta.ready.remove(sid)
@@ -222,9 +232,10 @@ class LobbyActions(ServiceBase):
                 meta.host = meta.seats[0] if meta.seats else ""
             if len(meta.seats) >= 2 and set(meta.ready) >= set(meta.seats):
                 self._begin(meta, now)
-            write = {"meta": _dump(meta)}
+            write = {"meta": _dump(meta), seat_key(sid): ""}  # "": deleted
             write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
-            after = {**docs, "meta": Doc(docs["meta"].version + 1, write["meta"])}
+            after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
+            after["meta"] = Doc(docs["meta"].version + 1, write["meta"])
             ok = await self.store.commit(
                 code,
                 expect={"meta": docs["meta"].version},
@@ -233,7 +244,9 @@ class LobbyActions(ServiceBase):
             )
             if ok:
                 self._schedule(after)
-                return
+                if not meta.seats:  # nobody left to race: off the live list
+                    await self.store.list_remove(LISTING, code)
+                return True
         raise _conflict()
 
     def _begin(self, meta: Meta, now: int) -> None:
@@ -262,3 +275,9 @@ class LobbyActions(ServiceBase):
         meta = await self._change_meta(session, change, reset)
         await self.list_room(meta)
         return []
+
+
+def _last_seat(meta: Meta) -> int:
+    """The highest seat number the room has handed out (rooms from before ``last_seat``
+    was kept: the highest seated)."""
+    return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)

@@ -31,8 +31,10 @@ class RaceActions(ServiceBase):
                 meta_doc, seat_doc = guess.meta_doc, guess.seat_doc
             else:
                 meta_doc, seat_doc = await self.store.read(code, ["meta", key])
-            if meta_doc is None or seat_doc is None:
+            if meta_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
+            if seat_doc is None:
+                raise _gone()
             meta = META.decode(meta_doc.data)
             if sid not in meta.seats:
                 raise _gone()
@@ -66,6 +68,8 @@ class RaceActions(ServiceBase):
             if msg.id is not None and msg.id == seat.last_id:
                 await self._finished(code, meta, seat)
                 return [state_view(seat, game, seat_doc.version, duplicate=True)]
+            if seat.finished_ms is not None:  # a page's own retry (a new id): finish what a win set off
+                await self._finished(code, meta, seat)
             _not_out(seat)
             if msg.version != seat_doc.version:
                 raise ProtocolError(
@@ -175,7 +179,12 @@ class RaceActions(ServiceBase):
         assert session.room is not None
         docs = await self._room(session.room)
         meta = META.decode(docs["meta"].data)
-        if meta.status == "started" and (
+        mine = docs.get(seat_key(session.seat)) if session.seat is not None else None
+        if mine is not None and SEAT.decode(mine.data).finished_ms is not None:
+            # A win whose aftermath the store cut short (the page never retries it): finish it.
+            await self._finished(session.room, meta, SEAT.decode(mine.data))
+            docs = await self._room(session.room)
+        elif meta.status == "started" and (
             phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats_of(docs, meta))
         ):  # its end went unannounced (the store failed just then): end it now
             await self.end_if_done(session.room)
@@ -183,6 +192,8 @@ class RaceActions(ServiceBase):
         replies = [{"type": "room", "room": room_view(docs, self.clock())}]
         if session.seat is not None:
             key = seat_key(session.seat)
+            if key not in docs:
+                raise _gone()
             seat = SEAT.decode(docs[key].data)
             replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version))
         return replies
@@ -190,8 +201,10 @@ class RaceActions(ServiceBase):
     async def hint(self, session: Session) -> list[dict[str, Any]]:
         assert session.room is not None and session.seat is not None
         meta_doc, seat_doc = await self.store.read(session.room, ["meta", seat_key(session.seat)])
-        if meta_doc is None or seat_doc is None:
+        if meta_doc is None:
             raise ProtocolError("unknown_room", "this room no longer exists")
+        if seat_doc is None:
+            raise _gone()
         meta = META.decode(meta_doc.data)
         if session.seat not in meta.seats:
             raise _gone()
@@ -208,8 +221,10 @@ class RaceActions(ServiceBase):
         key = seat_key(sid)
         for _ in range(RETRIES):
             meta_doc, seat_doc = await self.store.read(code, ["meta", key])
-            if meta_doc is None or seat_doc is None:
+            if meta_doc is None:
                 raise ProtocolError("unknown_room", "this room no longer exists")
+            if seat_doc is None:
+                raise _gone()
             meta = META.decode(meta_doc.data)
             if sid not in meta.seats:
                 raise _gone()
