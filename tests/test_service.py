@@ -100,16 +100,13 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
     ann, bob, state, _ = await race(service)
     await service.handle(ann, p.Resign())
     with pytest.raises(ProtocolError) as info:
-        await service.handle(bob, p.Rematch())
-    assert info.value.code == "not_host"
-    with pytest.raises(ProtocolError) as info:
         await service.handle(ann, p.Rematch(deal=6))
     assert info.value.code == "not_over"
     await service.handle(bob, p.Resign())
-    await service.handle(ann, p.Rematch(deal=6))
+    await service.handle(bob, p.Rematch(deal=6))  # anyone, once it is over: Bob hosts the rematch
     (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
     room = watching["room"]
-    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2
+    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2 and room["host"] == "s2"
     assert all(pl["moves"] == 0 and not pl["resigned"] for pl in room["players"])
     assert room["players"][0]["board"] != state["board"]
     room_again, fresh = await service.handle(ann, p.Sync())
@@ -271,7 +268,7 @@ async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -
     service = RaceService(store, countdown_ms=0)
     ann, bob, state, _ = await race(service)  # Bob never plays
     with pytest.raises(ProtocolError) as info:
-        await service.handle(bob, p.End())
+        await service.handle(bob, p.End())  # Bob is still in the race, and so is Ann
     assert info.value.code == "not_host"
     plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
     await service.handle(ann, p.Play(move=plays[0], version=state["version"]))
@@ -386,3 +383,26 @@ async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
     with pytest.raises(ProtocolError) as info:
         await service.handle(again, p.Resume(room=code, token=joined["token"], version=1))
     assert info.value.code == "bad_token" and again.room is None and again.seat is None
+
+
+async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store: Store) -> None:
+    """The one who went away may be the host: then a player who is out ends it, once the
+    host is the only one left racing; and anyone may start the rematch."""
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    await service.handle(bob, p.Join(room=code, name="Bob"))
+    await service.handle(cy, p.Join(room=code, name="Cy"))
+    await service.handle(ann, p.Start())  # ... and then Ann, the host, goes away
+    await service.handle(bob, p.Resign())
+    with pytest.raises(ProtocolError) as info:
+        await service.handle(bob, p.End())  # Cy is still racing too
+    assert info.value.code == "not_host"
+    await service.handle(cy, p.Resign())
+    assert await service.handle(bob, p.End()) == []
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "over"
+    await service.handle(cy, p.Rematch())
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s3"

@@ -554,13 +554,15 @@ export class RoomView {
     const parts = [h("h2", {}, "Race"), progressList(room.players, { me: this.seat, host: room.host })];
     if (this.phase === "over") {
       parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
+      // Anyone may start it (the host may have gone), and hosts it.
       parts.push(
-        host
-          ? h("button", { type: "button", class: "primary", "data-testid": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, "Rematch (new deal)")
-          : h("p", { class: "muted", "data-testid": "rematch-wait" }, "Waiting for the host to start a rematch."),
+        h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, "Rematch (new deal)"),
       );
     }
-    if (host && (this.phase === "racing" || this.phase === "countdown") && room.players.length > 1) {
+    const out = (p) => (p.finished_ms !== null && p.finished_ms !== undefined) || p.resigned || p.won;
+    const racing = room.players.filter((p) => !out(p));
+    const mayEnd = host ? room.players.length > 1 : racing.length === 1 && room.players.some((p) => p.seat === this.seat && out(p));
+    if (mayEnd && (this.phase === "racing" || this.phase === "countdown")) {
       // For a player who went away without resigning: everyone still racing is ranked by cards.
       const sure = this.confirming === "end";
       parts.push(

@@ -258,8 +258,6 @@ class LobbyActions(ServiceBase):
         new_deal = deal if deal is not None else random_deal()
 
         def change(meta: Meta, now: int) -> None:
-            if meta.host != session.seat:
-                raise ProtocolError("not_host", "only the host can start a rematch")
             if meta.kind == "daily":
                 raise ProtocolError("no_rematch", "a daily attempt cannot be replayed; start a new attempt instead")
             if phase(meta, now) != "over":
@@ -267,6 +265,9 @@ class LobbyActions(ServiceBase):
             meta.status, meta.round, meta.deal = "lobby", meta.round + 1, new_deal
             meta.start_at = meta.ended_at = None
             meta.ready = []
+            # Anyone may start it once the race is over (the host may have gone): they host it.
+            assert session.seat is not None
+            meta.host = session.seat
 
         def reset(meta: Meta, seat: Seat) -> None:
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)

@@ -135,20 +135,25 @@ class RaceActions(ServiceBase):
         await self.end_if_done(code)
 
     async def end(self, session: Session) -> list[dict[str, Any]]:
-        """The host ends the race now (say, for a player who went away without resigning):
-        everyone gets the final ``room``, the unfinished ranked by their cards home."""
+        """End the race now, for a player who went away without resigning: everyone gets the
+        final ``room``, the unfinished ranked by their cards home. The host may, at any time;
+        so may a player who is out of the race when only one player is still in it (the one
+        who went away may be the host)."""
         code = session.room
         assert code is not None
-        (meta_doc,) = await self.store.read(code, ["meta"])
-        if meta_doc is None:
-            raise ProtocolError("unknown_room", "this room no longer exists")
-        meta = META.decode(meta_doc.data)
-        if meta.host != session.seat:
-            raise ProtocolError("not_host", "only the host can end the race")
+        docs = await self._room(code)
+        meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) not in ("racing", "countdown"):
             raise ProtocolError("not_racing", "the race is not running")
+        if meta.host != session.seat:
+            seats = seats_of(docs, meta)
+            me = next((s for s, _ in seats if s.seat == session.seat), None)
+            if me is None or not is_done(me) or sum(not is_done(s) for s, _ in seats) > 1:
+                raise ProtocolError(
+                    "not_host", "only the host can end the race, or a player who is out when one is left"
+                )
         if await self.end_if_done(code, now=True):
-            log.info("room %s: ended by the host", code)
+            log.info("room %s: ended by %s", code, session.seat)
         return []
 
     async def _with_history(self, code: str, seat: Seat) -> Game:
