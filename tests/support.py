@@ -20,6 +20,9 @@ from typing import Any
 
 import websockets
 
+from race.store import Doc, StoreUnavailable
+from race.store.memory import MemoryStore
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 15.0
 
@@ -286,3 +289,15 @@ class RedisCluster:
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
+
+
+class FailingOnce(MemoryStore):
+    """The embedded store, whose next whole-room read fails once when ``armed``."""
+
+    armed = False
+
+    async def read_all(self, room: str) -> dict[str, Doc]:
+        if self.armed:
+            self.armed = False
+            raise StoreUnavailable("gone for a moment")
+        return await super().read_all(room)

@@ -14,7 +14,8 @@ from race.daily import DailyChallenge, board_group, choose_deal
 from race.engine import Game
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
-from race.store import Store, open_store
+from race.store import Store, StoreUnavailable, open_store
+from tests.support import FailingOnce
 
 DIFFICULTY = "easy"
 NODE_LIMIT = 200_000
@@ -282,18 +283,6 @@ async def test_a_win_cut_short_by_the_store_still_reaches_the_board_and_the_stre
     """The winning move is committed and posted, then the store fails before the streak is
     counted: the page gets ``unavailable`` (and never retries a move with the same id).
     Its next ``sync`` (a resync, a reload) finishes the job."""
-    from race.store import Doc, StoreUnavailable
-    from race.store.memory import MemoryStore
-
-    class FailingOnce(MemoryStore):
-        armed = False
-
-        async def read_all(self, room: str) -> dict[str, Doc]:
-            if self.armed:
-                self.armed = False
-                raise StoreUnavailable("gone for a moment")
-            return await super().read_all(room)
-
     store = FailingOnce(ttl=3600)
     clock = Clock("2001-12-24T10:00:00")
     daily = challenge(store, clock, pool)

@@ -11,8 +11,9 @@ import pytest
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
-from race.store import Doc, Store, StoreUnavailable, open_store
+from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
+from tests.support import FailingOnce
 
 
 class Clock:
@@ -313,18 +314,6 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
         while (m := (await anext(messages))[1]) != '{"type":"mark"}':
             assert '"phase":"racing"' not in m
     await messages.aclose()  # type: ignore[attr-defined]
-
-
-class FailingOnce(MemoryStore):
-    """The embedded store, whose next whole-room read fails once when ``armed``."""
-
-    armed = False
-
-    async def read_all(self, room: str) -> dict[str, Doc]:
-        if self.armed:
-            self.armed = False
-            raise StoreUnavailable("gone for a moment")
-        return await super().read_all(room)
 
 
 async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() -> None:
