@@ -125,9 +125,10 @@ class RaceActions(ServiceBase):
 
     async def _finished(self, code: str, meta: Meta, seat: Seat) -> None:
         """What a win sets off, once it is committed: a daily result posted to its board, the
-        race ended when everyone is done. Both are safe to repeat, and a retried winning move
-        (same id) does repeat them: if the store failed just after the win, the client got
-        ``unavailable``, and its retry finishes the job."""
+        race ended when everyone is done. Both are safe to repeat, and the winner's next
+        message (a retry of the winning move, any other move, a ``sync``) does repeat them:
+        if the store failed just after the win, the client got ``unavailable``, and that
+        next message finishes the job."""
         if seat.finished_ms is None:
             return
         if meta.kind == "daily" and meta.round == 1 and seat.seat == "s1" and self.on_daily_finish is not None:
