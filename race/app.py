@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -133,6 +134,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     if index.exists():
 
         async def page(request: Request) -> Response:
+            code = request.path_params.get("code")
+            if code is not None and not _ROOM_CODE.fullmatch(code):  # the client's router would show home
+                return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
             return FileResponse(index, headers=_REVALIDATE)
 
         routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
@@ -145,6 +149,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 _REVALIDATE = {"Cache-Control": "no-cache"}
+_ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
 
 
 class _ClientFiles(StaticFiles):

@@ -120,7 +120,7 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         assert get_json(server.url + "/api/daily?token=secret")[0] == 400  # never in an address
         # Unknown addresses: a page a person can use, and JSON for the API.
         assert get_json(server.url + "/api/nope") == (404, {"error": "Not Found"})
-        for path in ("/nope/x", "/r/", "/watch/"):
+        for path in ("/nope/x", "/r/", "/watch/", "/r/abc-def", "/watch/a%20b"):
             with pytest.raises(urllib.error.HTTPError) as info:
                 urllib.request.urlopen(server.url + path, timeout=10)
             page = info.value.read()

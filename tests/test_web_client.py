@@ -165,6 +165,7 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         expect(bp.get_by_test_id("board-announce")).to_have_text(heard)
         bob.tap(dst)
         b2 = bob.settled(b1["version"] + 1)
+        expect(bp.get_by_test_id("board-announce")).to_contain_text(f"to pile {int(dst[1:]) + 1}.")
         assert b2["piles"][int(dst[1:])][-1] == b1["piles"][int(src[1:])][-1]
 
     # Keyboard: H shows a hint (and highlights it), S shuffles, U undoes.
@@ -535,9 +536,12 @@ def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_fin
     idle.page.get_by_test_id("resign").click()
     idle.page.get_by_test_id("resign").click()
     expect(idle.page.get_by_test_id("end-race")).to_be_visible()
-    hp.get_by_test_id("end-race").click()
+    # By keyboard: the panel is redrawn between the two presses, and the focus stays put.
+    hp.get_by_test_id("end-race").focus()
+    hp.keyboard.press("Enter")
     expect(hp.get_by_test_id("end-race")).to_have_text("Really end it for everyone?")
-    hp.get_by_test_id("end-race").click()
+    expect(hp.get_by_test_id("end-race")).to_be_focused()
+    hp.keyboard.press("Enter")
     for page in (hp, idle.page):
         expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
         expect(page.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(2)

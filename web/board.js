@@ -202,6 +202,7 @@ export class BoardView {
     if (this.selected) {
       this.selected = null;
       this.mark();
+      this.announce("Selection cleared.");
     }
   }
 
@@ -269,6 +270,11 @@ export class BoardView {
   play(text, fromRect = null) {
     if (!this.legal.includes(text)) return;
     const move = parseMove(text);
+    if (move.shuffle) this.announce("Shuffle.");
+    else {
+      const top = this.topCard(move.from.key)?.dataset.card;
+      this.announce(`${top ? card(top).name : "Card"} to ${zoneName(move.to.key)}.`);
+    }
     if (!move.shuffle) {
       const card = this.topCard(move.from.key);
       const rect = fromRect || card?.getBoundingClientRect();

@@ -38,6 +38,17 @@ export function fill(el, ...children) {
   return el;
 }
 
+/** Like `fill`, for a panel redrawn while someone uses it with the keyboard: the control
+ * that had the focus (the same `data-testid`, in the same player's row) has it again. */
+export function refill(el, ...children) {
+  const had = el.contains(document.activeElement) ? document.activeElement : null;
+  const key = (e) => `${e.dataset.testid}|${e.closest("[data-seat]")?.dataset.seat ?? ""}`;
+  const wanted = had?.dataset.testid ? key(had) : null;
+  fill(el, ...children);
+  if (wanted) [...el.querySelectorAll("[data-testid]")].find((e) => key(e) === wanted)?.focus();
+  return el;
+}
+
 /** Milliseconds as m:ss.t (or h:mm:ss.t). */
 export function formatMs(ms) {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";

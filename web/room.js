@@ -6,7 +6,7 @@
 
 import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
-import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
+import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
 import { applyPlayer, playerFromState, progressList, rankingTable, statusText } from "./panels.js";
@@ -263,6 +263,9 @@ export class RoomView {
         this.link.close();
         this.showGone(m.message);
         return;
+      case "not_over":
+        if (this.phase === "lobby") return; // two pressed Rematch at once: the other one's started it
+        break;
       case "already_started":
       case "room_full":
       case "name_taken":
@@ -437,7 +440,8 @@ export class RoomView {
     if (this.phase === "countdown") {
       const left = Math.max(0, room.start_at - now);
       this.countdownEl.hidden = false;
-      this.countdownEl.textContent = String(Math.ceil(left / 1000) || "Go!");
+      const shown = String(Math.ceil(left / 1000) || "Go!");
+      if (this.countdownEl.textContent !== shown) this.countdownEl.textContent = shown; // read out once a second
       this.timerEl.textContent = formatMs(0);
       this.leftBox.hidden = !room.time_limit;
       if (room.time_limit) this.leftEl.textContent = formatMs(room.time_limit * 1000);
@@ -455,7 +459,7 @@ export class RoomView {
       const end = room.start_at + room.time_limit * 1000;
       // Over: what was left when the race ended (0 only if the time ran out).
       const left = this.phase === "racing" ? end - now : this.phase === "over" ? end - (room.ended_at ?? end) : room.time_limit * 1000;
-      this.leftEl.textContent = formatMs(Math.max(0, left));
+      this.leftEl.textContent = formatMs(Math.min(room.time_limit * 1000, Math.max(0, left))); // ended in the countdown: all of it
     }
   }
 
@@ -505,8 +509,13 @@ export class RoomView {
   }
 
   renderLobby() {
-    const send = (msg) => this.link.send(msg);
-    fill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked }));
+    const send = (msg) => this.sendNow(msg);
+    refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked }));
+  }
+
+  /** Send a lobby or room message now, or say why it cannot go. */
+  sendNow(msg) {
+    if (this.kicked || !this.link.send(msg)) toast("Not connected; reconnecting…", "error");
   }
 
   legalNow() {
@@ -556,7 +565,7 @@ export class RoomView {
       parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
       // Anyone may start it (the host may have gone), and hosts it.
       parts.push(
-        h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, "Rematch (new deal)"),
+        h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.sendNow({ type: "rematch" }) }, "Rematch (new deal)"),
       );
     }
     const out = (p) => (p.finished_ms !== null && p.finished_ms !== undefined) || p.resigned || p.won;
@@ -568,13 +577,13 @@ export class RoomView {
       parts.push(
         h(
           "button",
-          { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: () => this.confirm("end", () => this.link.send({ type: "end" })) },
+          { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: () => this.confirm("end", () => this.sendNow({ type: "end" })) },
           sure ? "Really end it for everyone?" : "End the race",
         ),
       );
     }
     parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}` }, "Spectator view")));
-    fill(this.side, parts);
+    refill(this.side, parts);
     fill(
       this.rivals,
       room.players
