@@ -185,10 +185,11 @@ class RaceActions(ServiceBase):
         assert session.room is not None
         docs = await self._room(session.room)
         meta = META.decode(docs["meta"].data)
-        mine = docs.get(seat_key(session.seat)) if session.seat is not None else None
-        if mine is not None and SEAT.decode(mine.data).finished_ms is not None:
+        mine_doc = docs.get(seat_key(session.seat)) if session.seat is not None else None
+        mine = SEAT.decode(mine_doc.data) if mine_doc is not None else None
+        if mine is not None and mine.finished_ms is not None:
             # A win whose aftermath the store cut short (the page never retries it): finish it.
-            await self._finished(session.room, meta, SEAT.decode(mine.data))
+            await self._finished(session.room, meta, mine)
             docs = await self._room(session.room)
         elif meta.status == "started" and (
             phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats_of(docs, meta))
