@@ -130,6 +130,35 @@ async def test_listings_drop_expired_and_removed_members(store: Store) -> None:
     assert await store.list_members(key, now=1000.0, limit=1) == ["b"]
 
 
+async def test_presence_counts_changes_and_drops_members_whose_time_ran_out(store: Store) -> None:
+    r = room()
+    assert await store.presence(r, 1000.0) == (0, [], False)
+    assert await store.presence(r, 1000.0, here=["s2 b", "s1 a"], until=1030.0) == (1, ["s1 a", "s2 b"], True)
+    # Being there again only moves the time on: no change, the same version.
+    assert await store.presence(r, 1010.0, here=["s1 a"], until=1040.0) == (1, ["s1 a", "s2 b"], False)
+    assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == (2, ["s2 b"], True)
+    assert await store.presence(r, 1010.0, gone=["s1 a"]) == (2, ["s2 b"], False)
+    # s2 b was last seen until 1030: by 1031 its time ran out, whoever asks.
+    assert await store.presence(r, 1031.0, here=["~ c"], until=1060.0) == (3, ["~ c"], True)
+    assert await store.presence(room(), 1031.0) == (0, [], False)  # rooms apart
+
+
+async def test_redis_presence_lives_beside_the_room_and_expires_with_it(redis_url: str) -> None:
+    s = open_store(redis_url, ttl=120)
+    await s.connect()
+    r = room()
+    await s.presence(r, 1000.0, here=["s1 a"], until=1030.0)
+    raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
+        assert keys == [f"room:{{{r}}}:here", f"room:{{{r}}}:here:v"]
+        for k in keys:
+            assert 0 < await raw.ttl(k) <= 120
+    finally:
+        await raw.aclose()
+        await s.close()
+
+
 async def test_rooms_expire_after_their_ttl() -> None:
     s = open_store("memory://", ttl=0)
     await s.connect()
@@ -147,9 +176,13 @@ async def test_the_embedded_store_frees_what_expired_without_a_read() -> None:
     gone, kept = room(), room()
     await s.commit(gone, expect={}, write={"meta": "m"}, log=("meta", "e"), ttl=0)
     await s.board_add("board-" + gone, "p1", "1", "x", ttl=0)
+    s.ttl = 0
+    await s.presence(gone, 1000.0, here=["s1 a"], until=2000.0)
+    s.ttl = 3600
     await s.commit(kept, expect={}, write={"meta": "m"}, log=("meta", "e"))
     assert set(s._rooms) == set(s._logs) == {kept}  # what the process holds
     assert s._boards == {}
+    assert s._presence == {}
     assert await s.read(kept, ["meta"]) != [None]
 
 

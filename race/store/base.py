@@ -127,6 +127,17 @@ class Store(ABC):
         """Members of listing ``key`` not expired at ``now``, latest expiry first."""
 
     @abstractmethod
+    async def presence(
+        self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
+    ) -> tuple[int, list[str], bool]:
+        """Who is connected to ``room``: mark the members ``here`` present until ``until``
+        (a Unix time), take the members ``gone`` out, and drop those whose time ran out by
+        ``now``, all at once. Returns the room's presence version (it grows by one with
+        every change, so a later list is known from an earlier one whichever arrives
+        first), its members (sorted), and whether this call changed them. The record
+        expires with the room."""
+
+    @abstractmethod
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         """Put ``player`` on the leaderboard of ``group`` unless already there (then change
         nothing and return False). Entries order by ``sort_key`` (compared as text), then by

@@ -27,6 +27,7 @@ class MemoryStore(Store):
         self._subscribed: set[str] = set()
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._listings: dict[str, dict[str, float]] = {}
+        self._presence: dict[str, tuple[float, int, dict[str, float]]] = {}  # room -> expiry, version, members
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
         self._swept = time.monotonic()
 
@@ -50,6 +51,8 @@ class MemoryStore(Store):
             self._drop(room)
         for group in [g for g, board in self._boards.items() if board[0] <= now]:
             del self._boards[group]
+        for room in [r for r, record in self._presence.items() if record[0] <= now]:
+            del self._presence[room]
 
     async def ping(self) -> None:
         return None
@@ -128,6 +131,26 @@ class MemoryStore(Store):
         for member in [m for m, t in listing.items() if t <= now]:
             del listing[member]
         return sorted(listing, key=lambda m: -listing[m])[:limit]
+
+    async def presence(
+        self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
+    ) -> tuple[int, list[str], bool]:
+        self._sweep()
+        expiry, version, members = self._presence.get(room, (0.0, 0, {}))
+        if expiry <= time.monotonic():
+            version, members = 0, {}
+        changed = False
+        for member in here:
+            changed |= member not in members
+            members[member] = until
+        for member in gone:
+            changed |= members.pop(member, None) is not None
+        for member in [m for m, t in members.items() if t <= now]:
+            del members[member]
+            changed = True
+        version += changed
+        self._presence[room] = (time.monotonic() + self.ttl, version, members)
+        return version, sorted(members), changed
 
     def _board(self, group: str) -> tuple[float, list[str], dict[str, tuple[str, str]]] | None:
         board = self._boards.get(group)

@@ -103,6 +103,26 @@ return 1
 """
 
 
+# KEYS: the room's presence (a sorted set: member -> until), its version.
+# ARGV: now, until, ttl, n_here, here*, gone*. Returns the version, the changed flag, members.
+PRESENCE = """
+local n = tonumber(ARGV[4])
+local changed = 0
+for i = 5, 4 + n do
+  if redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i]) == 1 then changed = 1 end
+end
+for i = 5 + n, #ARGV do
+  if redis.call('ZREM', KEYS[1], ARGV[i]) == 1 then changed = 1 end
+end
+if redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1]) > 0 then changed = 1 end
+local version = tonumber(redis.call('GET', KEYS[2]) or '0')
+if changed == 1 then version = redis.call('INCR', KEYS[2]) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return {version, changed, redis.call('ZRANGE', KEYS[1], 0, -1)}
+"""
+
+
 def board_keys(group: str) -> tuple[str, str]:
     return f"board:{{{group}}}", f"board:{{{group}}}:entries"
 
@@ -145,6 +165,7 @@ class RedisStore(Store):
         self._commit = self._redis.register_script(COMMIT)
         self._read = self._redis.register_script(READ)
         self._board_add = self._redis.register_script(BOARD_ADD)
+        self._presence = self._redis.register_script(PRESENCE)
         self._pubsub = ShardedPubSub(self._redis) if self.cluster else CountingPubSub(self._redis.connection_pool)
         if not self.cluster and self.url.startswith("redis://"):
             self._pipe = RedisPipe(self.url, timeout=5, connect_timeout=5)
@@ -315,6 +336,14 @@ class RedisStore(Store):
         k = f"list:{key}"
         await self._call(lambda: self._redis.zremrangebyscore(k, "-inf", now))
         return await self._call(lambda: self._redis.zrevrange(k, 0, limit - 1))
+
+    async def presence(
+        self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
+    ) -> tuple[int, list[str], bool]:
+        key = f"{room_key(room)}:here"
+        args = [repr(now), repr(until), self.ttl, len(here), *here, *gone]
+        version, changed, members = await self._call(lambda: self._presence(keys=[key, f"{key}:v"], args=args))
+        return int(version), sorted(members), bool(changed)
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         keys = list(board_keys(group))
