@@ -25,6 +25,7 @@ from race import protocol as p
 from race.connection import Connection
 from race.daily import DailyChallenge
 from race.hub import Hub
+from race.presence import Presence
 from race.service import RaceService
 from race.settings import Settings
 from race.store import StoreUnavailable, open_store
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(store, clock=service.clock)
     service.on_deadline = hub.schedule
     hub.on_room = service.follow
+    presence = Presence(store, ttl=settings.presence_ttl)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 
@@ -48,12 +50,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.connect()
         await hub.start()
+        await presence.start()
         log.info("store: %s", settings.store_url.split("@")[-1])
         warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
         yield
         if warming is not None:
             warming.cancel()
             await asyncio.gather(warming, return_exceptions=True)
+        await presence.stop()
         await hub.stop()
         daily.close()
         await store.close()
@@ -85,7 +89,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
             }
-            await Connection(ws, hub, service, settings).run(greeting)
+            await Connection(ws, hub, service, settings, presence).run(greeting)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:
@@ -144,7 +148,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
-    app.state.daily = daily
+    app.state.daily, app.state.presence = daily, presence
     return app
 
 

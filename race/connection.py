@@ -9,7 +9,9 @@ leaves before the broadcasts of the same move to the rest of the room, without a
 through the sender task. Broadcasts that arrive while a client's message is being handled
 wait until its replies are out, so a client always reads the answer to what it sent
 (``joined``, ``state``) before the room's news that the same action caused, whatever the
-store's timing. Every write holds one lock, so messages leave in order.
+store's timing. Every write holds one lock, so messages leave in order. When a message
+seats the client or makes it a spectator, or when the client goes, the connection tells
+:mod:`race.presence`, and the client that arrived gets the room's ``presence`` as a reply.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from race import protocol as p
 from race.daily import board_group
-from race.hub import Hub
+from race.hub import REPLACED, Hub
+from race.presence import Presence, member_id
 from race.protocol import ProtocolError
 from race.rooms import normalise_code
 from race.service import RaceService, Session
@@ -55,8 +58,9 @@ class TokenBucket:
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, hub: Hub, service: RaceService, settings: Settings) -> None:
+    def __init__(self, ws: WebSocket, hub: Hub, service: RaceService, settings: Settings, presence: Presence) -> None:
         self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
+        self.presence = presence
         self.id = secrets.token_hex(8)
         self.session = Session(self.id)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
@@ -66,6 +70,8 @@ class Connection:
         self.closing = False
         self.groups: dict[str, None] = {}  # leaderboards this connection follows, oldest first
         self.held: list[str] | None = None  # broadcasts that arrived while a message is handled
+        self.arrived = False  # the message handled seated this connection, or resumed or resynced it
+        self.kicked: int | None = None  # the close code, when the server closes this connection
 
     @property
     def seat(self) -> str | None:
@@ -85,7 +91,7 @@ class Connection:
     def kick(self, code: int, reason: str) -> None:
         if self.closing:
             return
-        self.closing = True
+        self.closing, self.kicked = True, code
         if self.held is not None:
             self.held.clear()
         while not self.queue.empty():
@@ -144,6 +150,9 @@ class Connection:
         finally:
             if self.session.room is not None:
                 await self.hub.leave(self.session.room, self)
+            if (member := self._member()) is not None:
+                # A seat opened in another window stays here: that window's arrival says so.
+                await self.presence.depart(*member, announce=self.kicked != REPLACED)
             for group in self.groups:
                 await self.hub.leave(group, self)
             if not self.closing:
@@ -172,8 +181,10 @@ class Connection:
             return
         self.refused = 0
         self.held = []
+        before, self.arrived = self._member(), False
         try:
             await self._handle(raw)
+            await self._present(before, self._member())
         finally:
             held, self.held = self.held, None
             for message in held:
@@ -230,3 +241,23 @@ class Connection:
             await self.hub.leave(left, self)
         for reply in replies:
             await self.reply(reply)
+        self.arrived = isinstance(msg, p.Create | p.Daily | p.Join | p.Resume | p.Watch | p.Sync)
+
+    # -- presence ------------------------------------------------------------------
+
+    def _member(self) -> tuple[str, str] | None:
+        """This connection's room and presence member, if it is in a room."""
+        s = self.session
+        if s.room is None or s.role is None:
+            return None
+        return s.room, member_id(self.id, s.seat)
+
+    async def _present(self, before: tuple[str, str] | None, after: tuple[str, str] | None) -> None:
+        """Tell the room's presence what changed: gone from one room or seat, arrived in
+        another (or resumed in the same). Whoever arrives is told who is here."""
+        if before is not None and before != after:
+            await self.presence.depart(*before)
+        if after is not None and (after != before or self.arrived):
+            view = await self.presence.arrive(*after)
+            if view is not None:
+                await self.reply(view)

@@ -23,6 +23,7 @@ from race.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 _NOT_TO = '{"_not_to":"'
+REPLACED = 4001  # the close code of a window whose seat was opened in another
 
 
 def not_to(conn_id: str, message: str) -> str:
@@ -171,7 +172,7 @@ class Hub:
             elif control.get("type") == "_replace":
                 for m in list(members):
                     if m.seat == control["seat"] and m.id != control["conn"]:
-                        m.kick(4001, "this seat was opened in another window")
+                        m.kick(REPLACED, "this seat was opened in another window")
             elif control.get("type") == "_removed":
                 for m in list(members):
                     if m.seat == control["seat"]:

@@ -29,6 +29,7 @@ class Settings:
     daily_node_limit: int = 200_000
     daily_warm: bool = True
     ws_compression: str = "deflate"
+    presence_ttl: float = 30.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -62,4 +63,5 @@ class Settings:
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,
+            presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),
         )

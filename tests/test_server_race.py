@@ -201,7 +201,8 @@ async def test_the_reply_to_a_message_comes_before_the_broadcasts_it_caused(serv
     for name in ("Bob", "Cy", "Di", "Ed", "Flo"):
         guest = await Client.connect(server.ws_url)
         await guest.send({"type": "join", "room": code, "name": name})
-        assert [json.loads(await guest.ws.recv())["type"] for _ in range(2)] == ["joined", "room"], name
+        # The replies (``joined``, then who is here), then the room's news.
+        assert [json.loads(await guest.ws.recv())["type"] for _ in range(3)] == ["joined", "presence", "room"], name
         guests.append(guest)
     await host.send({"type": "start"})
     await host.expect("room", where=lambda m: m["room"]["phase"] == "racing")
@@ -210,12 +211,12 @@ async def test_the_reply_to_a_message_comes_before_the_broadcasts_it_caused(serv
     for c in guests:
         c.inbox.clear()
         await c.send({"type": "resign"})
-        while (first := json.loads(await c.ws.recv()))["type"] == "player":
-            pass  # the resignations of the guests before
+        while (first := json.loads(await c.ws.recv()))["type"] in ("player", "presence"):
+            pass  # the resignations of the guests before, the arrivals of those after
         assert first["type"] == "state" and first["resigned"] is True
     host.inbox.clear()
     await host.send({"type": "resign"})
-    while (first := json.loads(await host.ws.recv()))["type"] == "player":
+    while (first := json.loads(await host.ws.recv()))["type"] in ("player", "presence"):
         pass
     assert first["type"] == "state" and first["resigned"] is True
     over = await host.expect("room")

@@ -546,3 +546,31 @@ def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_fin
         expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
         expect(page.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(2)
     expect(hp.get_by_test_id("rematch")).to_be_visible()
+
+
+def test_a_player_who_closes_the_tab_shows_as_away_and_spectators_are_counted(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Host", difficulty="easy", deal=11)
+    hp = host.page
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    bobs_row = hp.locator("[data-testid=lobby-player][data-seat=s2]")
+    expect(bobs_row).to_be_visible()
+    expect(hp.get_by_test_id("away")).to_have_count(0)
+    watcher = browsing.open("watcher", f"/watch/{code}")
+    expect(hp.get_by_test_id("lobby").get_by_test_id("watching")).to_have_text("1 watching")
+
+    bob.page.close()  # the tab is closed: the others see it at once
+    expect(bobs_row.get_by_test_id("away")).to_be_visible()
+    expect(watcher.page.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
+    back = browsing.another(bob, "bob-again", f"/r/{code}")  # the same browser: the same seat
+    expect(back.page.get_by_test_id("lobby")).to_be_visible()
+    expect(bobs_row.get_by_test_id("away")).to_have_count(0)
+    expect(watcher.page.get_by_test_id("away")).to_have_count(0)
+
+    hp.get_by_test_id("start").click()
+    expect(back.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    back.page.close()
+    expect(hp.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
+    expect(watcher.page.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
+    expect(watcher.page.locator("[data-testid=progress-s1]").get_by_test_id("away")).to_have_count(0)
+    expect(hp.get_by_test_id("race-side").get_by_test_id("watching")).to_have_text("1 watching")
+    browsing.snap("away")

@@ -2,6 +2,7 @@
 // who is in and ready, and the host's start button).
 
 import { h, NAME_KEY, store } from "./dom.js";
+import { awayTag, watchingLine } from "./panels.js";
 
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
 export function joinForm({ code, error, join }) {
@@ -41,7 +42,7 @@ export function joinForm({ code, error, join }) {
 /** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready``, ``start``,
  * ``leave`` and the host's ``remove`` (their buttons are ``disabled`` while this page is
  * not the seat's connection). */
-export function lobbyPanel({ room, seat, code, send, disabled = false }) {
+export function lobbyPanel({ room, seat, code, send, disabled = false, presence = null }) {
   const me = room.players.find((p) => p.seat === seat);
   const host = room.host === seat;
   const url = `${location.origin}/r/${code}`;
@@ -81,6 +82,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false }) {
           h("span", { class: "name" }, p.name),
           p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
           p.seat === seat ? h("span", { class: "tag" }, "you") : null,
+          awayTag(presence, p.seat, seat),
           h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
           host && p.seat !== seat
             ? h(
@@ -112,6 +114,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false }) {
         : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
       h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
     ),
+    watchingLine(presence),
     h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${code}`, "data-testid": "watch-link" }, `/watch/${code}`)),
   );
 }

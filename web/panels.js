@@ -20,8 +20,31 @@ function statusKey(p) {
   return "racing";
 }
 
-/** One row per player: name (as text), a bar of cards on the foundations out of 104, moves. */
-export function progressList(players, { me = null, host = null } = {}) {
+/** Whether ``seat`` is known to have no open connection: ``presence`` is the room's last
+ * `presence` message (null until one came); this page's own seat is always here. */
+export function isAway(presence, seat, me = null) {
+  return !!presence && seat !== me && !presence.here.includes(seat);
+}
+
+/** The "away" tag of a player with no open connection (closed tab, lost network). */
+export function awayTag(presence, seat, me = null) {
+  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: "not connected" }, "away") : null;
+}
+
+/** "3 watching", or nothing while nobody watches. */
+export function watchingLine(presence) {
+  if (!presence || !presence.watching) return null;
+  return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
+}
+
+/** Keep the room's newer `presence` message: they may arrive out of order across servers. */
+export function newerPresence(current, m) {
+  return !current || m.version >= current.version ? { version: m.version, here: m.here, watching: m.watching } : current;
+}
+
+/** One row per player: name (as text), a bar of cards on the foundations out of 104, moves;
+ * "away" beside a player with no open connection (from ``presence``). */
+export function progressList(players, { me = null, host = null, presence = null } = {}) {
   return h(
     "ol",
     { class: "progress-list", "data-testid": "progress-list" },
@@ -43,6 +66,7 @@ export function progressList(players, { me = null, host = null } = {}) {
           h("span", { class: "name", "data-testid": "player-name" }, p.name),
           p.seat === me ? h("span", { class: "tag" }, "you") : null,
           p.seat === host ? h("span", { class: "tag" }, "host") : null,
+          awayTag(presence, p.seat, me),
         ),
         h(
           "div",

@@ -9,7 +9,7 @@ import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
-import { applyPlayer, playerFromState, progressList, rankingTable, statusText } from "./panels.js";
+import { applyPlayer, newerPresence, playerFromState, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 
@@ -44,6 +44,7 @@ export class RoomView {
     this.code = code;
     this.navigate = navigate;
     this.room = null;
+    this.presence = null; // the room's last `presence` message: who has a connection open
     this.seat = null;
     this.state = null;
     this.pending = null;
@@ -178,6 +179,7 @@ export class RoomView {
     switch (m.type) {
       case "joined": {
         this.seat = m.seat;
+        this.presence = null; // a new connection: the room's presence follows this reply
         if (m.token) {
           this.token = m.token;
           store.set(tokenKey(this.code), m.token);
@@ -205,6 +207,12 @@ export class RoomView {
           this.renderSide();
           this.checkOwnVersion();
         }
+        break;
+      }
+      case "presence": {
+        this.presence = newerPresence(this.presence, m);
+        if (this.phase === "lobby") this.renderLobby();
+        else this.renderSide();
         break;
       }
       case "left": {
@@ -510,7 +518,7 @@ export class RoomView {
 
   renderLobby() {
     const send = (msg) => this.sendNow(msg);
-    refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked }));
+    refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked, presence: this.presence }));
   }
 
   /** Send a lobby or room message now, or say why it cannot go. */
@@ -560,7 +568,7 @@ export class RoomView {
     if (!this.room || this.phase === "lobby") return;
     const room = this.room;
     const host = room.host === this.seat;
-    const parts = [h("h2", {}, "Race"), progressList(room.players, { me: this.seat, host: room.host })];
+    const parts = [h("h2", {}, "Race"), progressList(room.players, { me: this.seat, host: room.host, presence: this.presence }), watchingLine(this.presence)];
     if (this.phase === "over") {
       parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
       // Anyone may start it (the host may have gone), and hosts it.

@@ -3,7 +3,7 @@
 import { BoardView } from "./board.js";
 import { fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
-import { applyPlayer, progressList, rankingTable, statusText } from "./panels.js";
+import { applyPlayer, newerPresence, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 import { endedByTime, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
 
 export class WatchView {
@@ -11,6 +11,7 @@ export class WatchView {
     this.root = root;
     this.code = code;
     this.room = null;
+    this.presence = null; // the room's last `presence` message: who has a connection open
     this.boards = new Map();
     this.phase = "loading";
     root.dataset.view = "watch";
@@ -43,10 +44,14 @@ export class WatchView {
 
   onMessage(m) {
     if (m.type === "watching" || m.type === "room") {
+      if (m.type === "watching") this.presence = null; // a new connection: its presence follows
       this.room = mergeSnapshot(this.room, m.room);
       this.render();
     } else if (m.type === "player") {
       if (this.room && applyPlayer(this.room.players, m.player)) this.renderPlayer(m.player.seat);
+    } else if (m.type === "presence") {
+      this.presence = newerPresence(this.presence, m);
+      if (this.room) this.renderSide();
     } else if (m.type === "resync") {
       this.link.reconnect();
     } else if (m.type === "error") {
@@ -137,7 +142,7 @@ export class WatchView {
 
   renderSide() {
     const room = this.room;
-    const parts = [h("h2", {}, "Players"), progressList(room.players, { host: room.host })];
+    const parts = [h("h2", {}, "Players"), progressList(room.players, { host: room.host, presence: this.presence }), watchingLine(this.presence)];
     if (this.phase === "over") parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking));
     fill(this.side, parts);
   }
