@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from race import protocol as p
 from race.store import Store, StoreUnavailable
+from race.views import WATCHER, presence_view
 
 log = logging.getLogger(__name__)
-WATCHER = "~"
 
 
 def member_id(conn_id: str, seat: str | None) -> str:
@@ -36,18 +36,6 @@ def member_id(conn_id: str, seat: str | None) -> str:
 def _when(member: str) -> str:
     """When to tell the room about ``member``: a player at once, a spectator soon."""
     return "soon" if member.startswith(WATCHER + " ") else "now"
-
-
-def presence_view(version: int, members: Iterable[str]) -> dict[str, Any]:
-    """The ``presence`` message for a room's members: the seats with at least one open
-    connection, and how many spectators watch.
-
-    >>> presence_view(4, ["s1 a", "s1 b", "s3 c", "~ d"])
-    {'type': 'presence', 'version': 4, 'here': ['s1', 's3'], 'watching': 1}
-    """
-    seats = [m.partition(" ")[0] for m in members]
-    here = sorted({s for s in seats if s != WATCHER}, key=lambda s: (len(s), s))
-    return {"type": "presence", "version": version, "here": here, "watching": seats.count(WATCHER)}
 
 
 class Presence:

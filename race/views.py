@@ -1,11 +1,13 @@
 """What clients are shown: the messages built from stored room documents (no I/O).
 
 ``player_view`` is one player as everyone sees them, ``state_view`` a player's own game
-with its legal moves, ``room_view`` the whole room (every player's board included).
+with its legal moves, ``room_view`` the whole room (every player's board included),
+``presence_view`` who is connected to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -17,6 +19,8 @@ from race.store import Doc
 META = msgspec.json.Decoder(Meta)
 SEAT = msgspec.json.Decoder(Seat)
 Shown = tuple[dict[str, Any], dict[str, Any]]
+#: A spectator's seat in a room's presence members (``"SEAT CONN"``; ``"~ CONN"`` for spectators).
+WATCHER = "~"
 
 
 def seats_of(docs: dict[str, Doc], meta: Meta) -> list[tuple[Seat, Game]]:
@@ -78,3 +82,15 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
         "players": players,
         "ranking": ranking(seats),
     }
+
+
+def presence_view(version: int, members: Iterable[str]) -> dict[str, Any]:
+    """The ``presence`` message for a room's presence members: the seats with at least one
+    open connection, and how many spectators watch.
+
+    >>> presence_view(4, ["s1 a", "s1 b", "s3 c", "~ d"])
+    {'type': 'presence', 'version': 4, 'here': ['s1', 's3'], 'watching': 1}
+    """
+    seats = [m.partition(" ")[0] for m in members]
+    here = sorted({s for s in seats if s != WATCHER}, key=lambda s: (len(s), s))
+    return {"type": "presence", "version": version, "here": here, "watching": seats.count(WATCHER)}

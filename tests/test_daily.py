@@ -253,6 +253,8 @@ async def test_an_abandoned_attempt_leaves_the_live_list_after_half_an_hour(stor
     session, _ = await attempt(daily, "Ann")
     race = Session("conn-race")
     (created,) = await daily.service.handle(race, p.Create(name="Bo", deal=3))
+    for code in (session.room or "", created["room"]["code"]):  # both players stay connected
+        await store.presence(code, clock.now / 1000, here=["s1 c"], until=clock.now / 1000 + 86400)
     live = {r["code"] for r in await daily.service.live_rooms()}
     assert {session.room, created["room"]["code"]} <= live
     clock.now += 1801 * 1000  # a race stays listed as long as the room is kept (an hour here)

@@ -202,6 +202,21 @@ async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
     assert again["state"] == joined["state"]
 
 
+async def test_the_live_list_shows_rooms_with_a_player_connected_and_counts_spectators(store: Store) -> None:
+    """A room everyone has left (closed tabs) is no race to watch or join: it leaves the
+    list at once, though it is kept for its players to come back to."""
+    service = RaceService(store, countdown_ms=0)
+    (joined,) = await service.handle(Session("c1"), p.Create(name="Ann", deal=5))
+    code = joined["room"]["code"]
+    now = service.clock() / 1000
+    assert code not in [r["code"] for r in await service.live_rooms()]  # nobody has arrived
+    await store.presence(code, now, here=["s1 c1", "~ c2", "~ c3"], until=now + 30)
+    (room,) = [r for r in await service.live_rooms() if r["code"] == code]
+    assert (room["players"], room["here"], room["watching"]) == (1, 1, 2)
+    await store.presence(code, now, gone=["s1 c1"])
+    assert code not in [r["code"] for r in await service.live_rooms()]  # only spectators left
+
+
 async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:
     service = RaceService(store, countdown_ms=0)
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")

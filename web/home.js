@@ -146,7 +146,7 @@ export function homeView(root, { navigate }) {
           "li",
           { "data-testid": "live-room", "data-room": r.code },
           h("span", { class: "code" }, r.code),
-          h("span", { class: "muted" }, ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${r.phase}`),
+          h("span", { class: "muted" }, ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${r.phase}${r.watching ? ` · ${r.watching} watching` : ""}`),
           h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),
           r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: `/r/${encodeURIComponent(r.code)}`, class: "button small" }, "Join") : null,
         ),

@@ -17,7 +17,7 @@ from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, is_done, phase, seat_key
 from race.store import Doc, Store, StoreUnavailable
-from race.views import META, SEAT, room_view, seats_of, state_view
+from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
@@ -132,7 +132,8 @@ class ServiceBase:
     # -- listings ------------------------------------------------------------------
 
     async def live_rooms(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Listed rooms in the lobby or racing, for spectators to pick from."""
+        """Listed rooms in the lobby or racing with at least one player connected, for
+        spectators to pick from."""
         out = []
         for code in await self.store.list_members(LISTING, self.clock() / 1000, limit):
             (doc,) = await self.store.read(code, ["meta"])
@@ -140,17 +141,24 @@ class ServiceBase:
                 continue
             meta = META.decode(doc.data)
             ph = phase(meta, self.clock())
-            if meta.listed and ph != "over":
-                out.append(
-                    {
-                        "code": code,
-                        "kind": meta.kind,
-                        "difficulty": meta.difficulty,
-                        "deal": meta.deal,
-                        "phase": ph,
-                        "players": len(meta.seats),
-                    }
-                )
+            if not meta.listed or ph == "over":
+                continue
+            _, members, _ = await self.store.presence(code, self.clock() / 1000)
+            who = presence_view(0, members)
+            if not who["here"]:
+                continue  # every player has gone: not a race anyone can watch or join
+            out.append(
+                {
+                    "code": code,
+                    "kind": meta.kind,
+                    "difficulty": meta.difficulty,
+                    "deal": meta.deal,
+                    "phase": ph,
+                    "players": len(meta.seats),
+                    "here": len(who["here"]),
+                    "watching": who["watching"],
+                }
+            )
         return out
 
     async def list_room(self, meta: Meta) -> None:
