@@ -69,7 +69,8 @@ class Connection:
         self.refused = 0
         self.closing = False
         self.groups: dict[str, None] = {}  # leaderboards this connection follows, oldest first
-        self.held: list[str] | None = None  # broadcasts that arrived while a message is handled
+        #: Broadcasts that arrived while a message is handled, with the room each came from.
+        self.held: list[tuple[str | None, str]] | None = None
         self.arrived = False  # the message handled seated this connection, or resumed or resynced it
         self.kicked: int | None = None  # the close code, when the server closes this connection
 
@@ -79,12 +80,13 @@ class Connection:
 
     # -- the hub's side ------------------------------------------------------------
 
-    def deliver(self, message: str) -> None:
-        """A broadcast for this client: queued, or held while one of its messages is handled."""
+    def deliver(self, message: str, room: str | None = None) -> None:
+        """A broadcast for this client (of ``room``, a room or leaderboard it follows):
+        queued, or held while one of its messages is handled."""
         if self.held is None:
             self._enqueue(message)
         elif not self.closing:
-            self.held.append(message)
+            self.held.append((room, message))
             if len(self.held) + self.queue.qsize() > self.settings.send_queue:
                 self._overflow()
 
@@ -151,8 +153,7 @@ class Connection:
             if self.session.room is not None:
                 await self.hub.leave(self.session.room, self)
             if (member := self._member()) is not None:
-                # A seat opened in another window stays here: that window's arrival says so.
-                await self.presence.depart(*member, announce=self.kicked != REPLACED)
+                await self.presence.depart(*member, replaced=self.kicked == REPLACED)
             for group in self.groups:
                 await self.hub.leave(group, self)
             if not self.closing:
@@ -187,8 +188,10 @@ class Connection:
             await self._present(before, self._member())
         finally:
             held, self.held = self.held, None
-            for message in held:
-                self._enqueue(message)
+            for room, message in held:
+                # Not the news of a room this message took the client out of (a leave).
+                if room is None or room == self.session.room or room in self.groups:
+                    self._enqueue(message)
 
     async def _handle(self, raw: str | bytes) -> None:
         try:
@@ -258,6 +261,8 @@ class Connection:
         if before is not None and before != after:
             await self.presence.depart(*before)
         if after is not None and (after != before or self.arrived):
-            view = await self.presence.arrive(*after)
+            view = await self.presence.arrive(*after, self.id)
             if view is not None:
                 await self.reply(view)
+            if self.session.role == "player" and after != before:
+                await self.service.relist(after[0])  # a room everyone had left is live again

@@ -55,7 +55,7 @@ class Member(Protocol):
     @property
     def seat(self) -> str | None: ...
 
-    def deliver(self, message: str) -> None: ...
+    def deliver(self, message: str, room: str | None = None) -> None: ...
 
     def kick(self, code: int, reason: str) -> None: ...
 
@@ -182,7 +182,7 @@ class Hub:
             self.on_room(room, message)
         for m in list(members):
             if m.id != skip:
-                m.deliver(message)
+                m.deliver(message, room)
 
 
 def _log_failure(task: asyncio.Task[object]) -> None:

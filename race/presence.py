@@ -7,10 +7,15 @@ store (``"SEAT CONN"`` for a player, ``"~ CONN"`` for a spectator), marked prese
 watching, takes them out when they go, and every ``ttl / 3`` seconds marks its connections
 present again; that same call drops the members of a process that died without saying so
 (their time runs out), so a crashed server's players show as away within ``ttl`` seconds
-unless they reconnect elsewhere first. Every change is broadcast to the room as a
-``presence`` message (:func:`presence_view`), and whoever arrives gets one as a reply.
-Presence is best effort: a store outage delays it, and the next refresh repairs it; nothing
-else waits on it.
+of its last refresh, and the next refresh of any process with members in the room tells it.
+
+Whoever arrives gets the room's ``presence`` message (:func:`race.views.presence_view`) as a
+reply; the rest of the room gets it at once for a player's arrival or departure, and at most
+once every ``watchers_every`` seconds for the spectators' (a room with many spectators
+would otherwise send each of them a message per arrival). Each refresh also sends each room
+its presence, so a message lost to a store outage or a deploy is made good within ``ttl /
+3``. Presence is best effort: no failure of it reaches a client or holds up anything else.
+Every process's clock is taken to be right (the race's timing already relies on it).
 """
 
 from __future__ import annotations
@@ -18,106 +23,122 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from race import protocol as p
-from race.store import Store, StoreUnavailable
-from race.views import WATCHER, presence_view
+from race.hub import not_to
+from race.store import COUNTED, Store, StoreUnavailable
+from race.views import presence_view
 
 log = logging.getLogger(__name__)
+_LOCKS = 64  # rooms share this many locks: one room's presence calls never overlap
 
 
 def member_id(conn_id: str, seat: str | None) -> str:
     """The presence member of a connection: its seat's, or a spectator's."""
-    return f"{seat or WATCHER} {conn_id}"
-
-
-def _when(member: str) -> str:
-    """When to tell the room about ``member``: a player at once, a spectator soon."""
-    return "soon" if member.startswith(WATCHER + " ") else "now"
+    return f"{seat} {conn_id}" if seat is not None else f"{COUNTED}{conn_id}"
 
 
 class Presence:
     """This process's side of the rooms' presence: its connections' arrivals and departures,
-    and the refresh that keeps them present. A seat's change is broadcast at once; changes of
-    the spectators alone at most once every ``watchers_every`` seconds per room, since a
-    room with many spectators would otherwise send every one of them a message per arrival."""
+    and the refresh that keeps them present."""
 
     def __init__(
         self, store: Store, *, ttl: float = 30.0, watchers_every: float = 1.0, clock: Callable[[], float] = time.time
     ) -> None:
+        if ttl <= 0:
+            raise ValueError(f"the presence ttl must be positive, got {ttl}")
         self.store = store
         self.ttl = ttl
         self.watchers_every = watchers_every
         self.clock = clock  # Unix seconds, the clock the members' times are on
         self.local: dict[str, set[str]] = {}  # room -> this process's members in it
+        self._locks = [asyncio.Lock() for _ in range(_LOCKS)]
         self._task: asyncio.Task[None] | None = None
-        self._soon: dict[str, asyncio.TimerHandle] = {}  # rooms with a spectators' change to tell
+        self._soon: dict[str, asyncio.TimerHandle] = {}  # rooms with a change to tell soon
         self._telling: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._refresher(), name="presence-refresh")
 
     async def stop(self) -> None:
+        """Stop refreshing; tell now what was to be told soon (the spectators who left as
+        this process shut down), so no room keeps counting them."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        pending = list(self._soon)
         for handle in self._soon.values():
             handle.cancel()
-        tasks = [t for t in (self._task, *self._telling) if t is not None]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        self._soon.clear()
+        await asyncio.gather(*self._telling, *(self._tell(room) for room in pending), return_exceptions=True)
 
-    async def arrive(self, room: str, member: str) -> dict[str, Any] | None:
-        """``member`` is in ``room`` from now on. Returns the room's ``presence`` message for
-        the one who arrived (``None`` while the store is unavailable)."""
+    async def arrive(self, room: str, member: str, conn_id: str) -> dict[str, Any] | None:
+        """``member`` (of connection ``conn_id``) is in ``room`` from now on. Returns the
+        room's ``presence`` message for it (``None`` if the store failed)."""
         self.local.setdefault(room, set()).add(member)
-        return await self._change(room, here=[member], tell=_when(member))
+        return await self._change(room, here=[member], tell=_when(member), skip=conn_id)
 
-    async def depart(self, room: str, member: str, *, announce: bool = True) -> None:
-        """``member`` has left ``room``; ``announce=False`` when another member's arrival
-        will say so (a seat reopened in another window)."""
+    async def depart(self, room: str, member: str, *, replaced: bool = False) -> None:
+        """``member`` has left ``room``. ``replaced``: its seat was opened in another
+        window, whose arrival tells the room; told soon all the same, in case that window
+        is gone too."""
         members = self.local.get(room)
         if members is not None:
             members.discard(member)
             if not members:
                 del self.local[room]
-        await self._change(room, gone=[member], tell=_when(member) if announce else "never")
+        await self._change(room, gone=[member], tell="soon" if replaced else _when(member))
 
     async def refresh(self) -> None:
-        """Mark every member of this process present for another ``ttl``, and broadcast
-        what changed meanwhile (members whose time ran out, or that an outage lost)."""
-        for room, members in list(self.local.items()):
-            await self._change(room, here=sorted(members), tell="now")
+        """Mark every member of this process present for another ``ttl`` and tell each of
+        its rooms who is here. A pass stops at the first store failure (the next retries)."""
+        for room in list(self.local):
+            if await self._change(room, tell="always", refresh=True) is None:
+                return
 
     async def _refresher(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
-            try:
-                await self.refresh()
-            except Exception:
-                log.exception("refreshing the rooms' presence failed")
+            await self.refresh()
 
     async def _change(
-        self, room: str, *, here: Sequence[str] = (), gone: Sequence[str] = (), tell: str
+        self,
+        room: str,
+        *,
+        here: Sequence[str] = (),
+        gone: Sequence[str] = (),
+        tell: str,
+        skip: str | None = None,
+        refresh: bool = False,
     ) -> dict[str, Any] | None:
-        """Change the room's presence; if that changed it, tell the room ``now``, ``soon``
-        or ``never``. Returns the room's ``presence`` message."""
-        now = self.clock()
+        """Change the room's presence and tell the room if that changed it (``now`` or
+        ``soon``; ``always``: changed or not). ``refresh``: mark this process's members
+        present. Returns the room's ``presence`` message (``None`` if the store failed)."""
         try:
-            version, members, changed = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
-            view = presence_view(version, members)
-            if changed and tell == "now":
-                await self.store.publish(room, p.encode(view))
-            elif changed and tell == "soon":
+            async with self._locks[zlib.crc32(room.encode()) % _LOCKS]:  # calls in order
+                if refresh:
+                    here = sorted(self.local.get(room, ()))
+                now = self.clock()
+                roll = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
+            view = presence_view(roll.version, roll.listed, roll.counted)
+            if tell == "always" or (roll.changed and tell == "now"):
+                text = p.encode(view)
+                await self.store.publish(room, text if skip is None else not_to(skip, text))
+            elif roll.changed and tell == "soon":
                 self._tell_soon(room)
             return view
         except StoreUnavailable:
-            log.warning("room %s: presence not updated, the store is unavailable (the next refresh retries)", room)
-            return None
+            log.warning("room %s: presence not updated or not told: the store is unavailable", room)
+        except Exception:
+            log.exception("room %s: presence failed", room)
+        return None
 
     def _tell_soon(self, room: str) -> None:
-        """Broadcast the room's presence in ``watchers_every`` seconds (once for all the
-        spectators' changes until then)."""
+        """Tell the room its presence in ``watchers_every`` seconds (once for every change
+        until then)."""
         if room in self._soon:
             return
 
@@ -130,8 +151,9 @@ class Presence:
         self._soon[room] = asyncio.get_running_loop().call_later(self.watchers_every, fire)
 
     async def _tell(self, room: str) -> None:
-        try:
-            version, members, _ = await self.store.presence(room, self.clock())
-            await self.store.publish(room, p.encode(presence_view(version, members)))
-        except StoreUnavailable:
-            log.warning("room %s: presence not told, the store is unavailable (the next change tells it)", room)
+        await self._change(room, tell="always")
+
+
+def _when(member: str) -> str:
+    """When to tell the room about ``member``: a player at once, a spectator soon."""
+    return "soon" if member.startswith(COUNTED) else "now"

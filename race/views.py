@@ -19,8 +19,6 @@ from race.store import Doc
 META = msgspec.json.Decoder(Meta)
 SEAT = msgspec.json.Decoder(Seat)
 Shown = tuple[dict[str, Any], dict[str, Any]]
-#: A spectator's seat in a room's presence members (``"SEAT CONN"``; ``"~ CONN"`` for spectators).
-WATCHER = "~"
 
 
 def seats_of(docs: dict[str, Doc], meta: Meta) -> list[tuple[Seat, Game]]:
@@ -84,13 +82,12 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
     }
 
 
-def presence_view(version: int, members: Iterable[str]) -> dict[str, Any]:
-    """The ``presence`` message for a room's presence members: the seats with at least one
-    open connection, and how many spectators watch.
+def presence_view(version: int, listed: Iterable[str], watching: int) -> dict[str, Any]:
+    """The ``presence`` message for a room's presence record: the seats with at least one
+    open connection (from the members listed, ``"SEAT CONN"``), and how many spectators.
 
-    >>> presence_view(4, ["s1 a", "s1 b", "s3 c", "~ d"])
-    {'type': 'presence', 'version': 4, 'here': ['s1', 's3'], 'watching': 1}
+    >>> presence_view(4, ["s1 a", "s1 b", "s10 c", "s3 d"], 2)
+    {'type': 'presence', 'version': 4, 'here': ['s1', 's3', 's10'], 'watching': 2}
     """
-    seats = [m.partition(" ")[0] for m in members]
-    here = sorted({s for s in seats if s != WATCHER}, key=lambda s: (len(s), s))
-    return {"type": "presence", "version": version, "here": here, "watching": seats.count(WATCHER)}
+    here = sorted({m.partition(" ")[0] for m in listed}, key=lambda s: (len(s), s))
+    return {"type": "presence", "version": version, "here": here, "watching": watching}

@@ -61,7 +61,7 @@ class Member:
         self.id, self.seat = id, None
         self.got: list[str] = []
 
-    def deliver(self, message: str) -> None:
+    def deliver(self, message: str, room: str | None = None) -> None:
         self.got.append(message)
 
     def kick(self, code: int, reason: str) -> None:
@@ -118,8 +118,8 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
     over = asyncio.Event()
 
     class Bob(Member):
-        def deliver(self, message: str) -> None:
-            super().deliver(message)
+        def deliver(self, message: str, room: str | None = None) -> None:
+            super().deliver(message, room)
             if '"phase":"over"' in message:
                 over.set()
 

@@ -5,61 +5,115 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+import pytest
+
+from race.hub import split_not_to
 from race.presence import Presence, member_id
-from race.store import Store
+from race.store import Roll, Store
+from race.store.memory import MemoryStore
 
 
-async def told(store: Store) -> dict[str, Any]:
+async def told(store: Store) -> tuple[str | None, dict[str, Any]]:
+    """The next message published on a subscribed room: whom it skips, and the message."""
     async with asyncio.timeout(5):
         async for _, message in store.messages():
-            return dict(json.loads(message))
+            skip, text = split_not_to(message)
+            return skip, dict(json.loads(text))
     raise AssertionError("unreachable")
 
 
-async def test_spectators_are_told_once_for_many_arrivals_players_at_once(store: Store) -> None:
-    room = "P" + secrets.token_hex(4).upper()
+@pytest.fixture
+async def room(store: Store) -> AsyncIterator[str]:
+    code = "P" + secrets.token_hex(4).upper()
+    await store.subscribe(code)
+    yield code
+    await store.unsubscribe(code)
+
+
+async def test_spectators_are_told_once_for_many_arrivals_players_at_once(store: Store, room: str) -> None:
     presence = Presence(store, watchers_every=0.05)
-    await store.subscribe(room)
     try:
-        first = await presence.arrive(room, member_id("c0", "s1"))
+        first = await presence.arrive(room, member_id("c0", "s1"), "c0")
         assert first is not None and first["here"] == ["s1"] and first["watching"] == 0
-        assert await told(store) == first  # a player's arrival: at once
+        # A player's arrival: at once, to everyone but the one who arrived (it has the reply).
+        assert await told(store) == ("c0", first)
         for i in range(1, 6):
-            view = await presence.arrive(room, member_id(f"c{i}", None))
+            view = await presence.arrive(room, member_id(f"c{i}", None), f"c{i}")
             assert view is not None and view["watching"] == i  # each arrival learns the count
-        assert (await told(store))["watching"] == 5  # one message for the five of them
-        await presence.arrive(room, member_id("c9", "s2"))
-        after = await told(store)  # nothing else was queued between
+        skip, five = await told(store)
+        assert skip is None and five["watching"] == 5  # one message for the five of them
+        await presence.arrive(room, member_id("c9", "s2"), "c9")
+        _, after = await told(store)  # nothing else was queued between
         assert (after["here"], after["watching"]) == (["s1", "s2"], 5)
-        await presence.depart(room, member_id("c9", "s2"), announce=False)  # a replaced window
-        await presence.depart(room, member_id("c0", "s1"))
-        gone = await told(store)
-        assert (gone["here"], gone["version"]) == ([], after["version"] + 2)
     finally:
         await presence.stop()
-        await store.unsubscribe(room)
 
 
-async def test_a_refresh_keeps_this_process_here_and_tells_who_ran_out(store: Store) -> None:
-    """Another process's member whose time ran out is dropped by this process's refresh."""
-    room = "P" + secrets.token_hex(4).upper()
+async def test_a_replaced_window_is_told_soon_and_whatever_is_current_is_said(store: Store, room: str) -> None:
+    """A seat reopened elsewhere: if the new window has gone too, the room still learns it."""
+    presence = Presence(store, watchers_every=0.05)
+    try:
+        await presence.arrive(room, member_id("old", "s1"), "old")
+        await told(store)
+        await presence.depart(room, member_id("old", "s1"), replaced=True)
+        assert await told(store) == (
+            None,
+            {"type": "presence", "version": (await store.presence(room, 0)).version, "here": [], "watching": 0},
+        )
+    finally:
+        await presence.stop()
+
+
+async def test_a_refresh_keeps_this_process_here_tells_every_room_and_who_ran_out(store: Store, room: str) -> None:
+    """Each refresh tells the room who is here (a message lost earlier is made good), and
+    another process's member whose time ran out is dropped by it."""
     clock = [1000.0]
     ours = Presence(store, ttl=30, clock=lambda: clock[0])
     theirs = Presence(store, ttl=30, clock=lambda: clock[0])
-    await store.subscribe(room)
     try:
-        await ours.arrive(room, member_id("a", "s1"))
-        await theirs.arrive(room, member_id("b", "s2"))
-        assert (await told(store))["here"] == ["s1"]
-        assert (await told(store))["here"] == ["s1", "s2"]
+        await ours.arrive(room, member_id("a", "s1"), "a")
+        await theirs.arrive(room, member_id("b", "s2"), "b")
+        assert (await told(store))[1]["here"] == ["s1"]
+        both = (await told(store))[1]
         clock[0] += 20
-        await ours.refresh()  # nothing changed: nothing told
+        await ours.refresh()
+        assert (await told(store))[1] == both  # nothing changed: the same message again
         clock[0] += 20  # s2's process died: its time ran out at 1030, s1's runs to 1050
         await ours.refresh()
-        assert (await told(store))["here"] == ["s1"]
+        gone = (await told(store))[1]
+        assert gone["here"] == ["s1"] and gone["version"] > both["version"]
     finally:
         await ours.stop()
         await theirs.stop()
-        await store.unsubscribe(room)
+
+
+async def test_stopping_tells_what_was_to_be_told_soon(store: Store, room: str) -> None:
+    """A process shutting down (a deploy) closes its spectators' connections: the room must
+    not go on counting them."""
+    presence = Presence(store, watchers_every=3600)
+    await presence.arrive(room, member_id("w", None), "w")
+    await presence.depart(room, member_id("w", None))
+    await presence.stop()
+    assert (await told(store))[1]["watching"] == 0
+
+
+class BrokenPresence(MemoryStore):
+    async def presence(
+        self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
+    ) -> Roll:
+        raise RuntimeError("read-only replica")
+
+
+async def test_no_store_failure_escapes_presence() -> None:
+    """Presence is best effort: whatever the store raises (a failover's read-only replica
+    too), no connection's handling or clean-up is cut short."""
+    presence = Presence(BrokenPresence(ttl=60))
+    assert await presence.arrive("R", member_id("c", "s1"), "c") is None
+    await presence.depart("R", member_id("c", "s1"))
+    await presence.refresh()
+    assert presence.local == {}
+    with pytest.raises(ValueError):
+        Presence(MemoryStore(ttl=60), ttl=0)

@@ -11,6 +11,7 @@ import pytest
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service import RaceService, Session
+from race.service.base import LISTING
 from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 from tests.support import FailingOnce
@@ -204,17 +205,25 @@ async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
 
 async def test_the_live_list_shows_rooms_with_a_player_connected_and_counts_spectators(store: Store) -> None:
     """A room everyone has left (closed tabs) is no race to watch or join: it leaves the
-    list at once, though it is kept for its players to come back to."""
+    list, though it is kept for its players, and the first one back puts it on again."""
     service = RaceService(store, countdown_ms=0)
     (joined,) = await service.handle(Session("c1"), p.Create(name="Ann", deal=5))
     code = joined["room"]["code"]
     now = service.clock() / 1000
-    assert code not in [r["code"] for r in await service.live_rooms()]  # nobody has arrived
+
+    async def live() -> dict[str, dict[str, Any]]:  # all of them: the Redis is shared with other tests
+        return {r["code"]: r for r in await service.live_rooms(limit=100_000)}
+
+    assert code not in await live()  # its creator is on the way in: not shown, not dropped
     await store.presence(code, now, here=["s1 c1", "~ c2", "~ c3"], until=now + 30)
-    (room,) = [r for r in await service.live_rooms() if r["code"] == code]
+    room = (await live())[code]
     assert (room["players"], room["here"], room["watching"]) == (1, 1, 2)
     await store.presence(code, now, gone=["s1 c1"])
-    assert code not in [r["code"] for r in await service.live_rooms()]  # only spectators left
+    assert code not in await live()  # only spectators left
+    assert code not in await store.list_members(LISTING, now, 100_000)  # off the list
+    await store.presence(code, now, here=["s1 c4"], until=now + 30)
+    await service.relist(code)  # Ann is back
+    assert (await live())[code]["here"] == 1
 
 
 async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:

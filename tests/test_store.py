@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import redis.asyncio as aioredis
 
-from race.store import Store, open_store
+from race.store import Roll, Store, open_store
 from race.store.base import ASIDE, LOG_LENGTH, LogEntry
 from race.store.memory import MemoryStore
 
@@ -132,28 +132,37 @@ async def test_listings_drop_expired_and_removed_members(store: Store) -> None:
 
 async def test_presence_counts_changes_and_drops_members_whose_time_ran_out(store: Store) -> None:
     r = room()
-    assert await store.presence(r, 1000.0) == (0, [], False)
-    assert await store.presence(r, 1000.0, here=["s2 b", "s1 a"], until=1030.0) == (1, ["s1 a", "s2 b"], True)
+    assert await store.presence(r, 1000.0) == Roll(0, [], 0, False)
+    first = await store.presence(r, 1000.0, here=["s2 b", "s1 a", "~ w"], until=1030.0)
+    assert (first.listed, first.counted, first.changed) == (["s1 a", "s2 b"], 1, True)
+    assert first.version > 1_700_000_000_000  # from the clock, in milliseconds
     # Being there again only moves the time on: no change, the same version.
-    assert await store.presence(r, 1010.0, here=["s1 a"], until=1040.0) == (1, ["s1 a", "s2 b"], False)
-    assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == (2, ["s2 b"], True)
-    assert await store.presence(r, 1010.0, gone=["s1 a"]) == (2, ["s2 b"], False)
-    # s2 b was last seen until 1030: by 1031 its time ran out, whoever asks.
-    assert await store.presence(r, 1031.0, here=["~ c"], until=1060.0) == (3, ["~ c"], True)
-    assert await store.presence(room(), 1031.0) == (0, [], False)  # rooms apart
+    assert await store.presence(r, 1010.0, here=["s1 a", "~ w"], until=1040.0) == first._replace(changed=False)
+    assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == Roll(first.version + 1, ["s2 b"], 1, True)
+    assert await store.presence(r, 1010.0, gone=["s1 a"]) == Roll(first.version + 1, ["s2 b"], 1, False)
+    # s2 b was last seen until 1030, ~ w until 1040: by 1031 s2 b's time ran out, whoever asks.
+    assert await store.presence(r, 1031.0, here=["~ x"], until=1060.0) == Roll(first.version + 2, [], 2, True)
+    assert await store.presence(r, 1041.0) == Roll(first.version + 3, [], 1, True)
+    assert await store.presence(room(), 1031.0) == Roll(0, [], 0, False)  # rooms apart
 
 
 async def test_redis_presence_lives_beside_the_room_and_expires_with_it(redis_url: str) -> None:
     s = open_store(redis_url, ttl=120)
     await s.connect()
     r = room()
-    await s.presence(r, 1000.0, here=["s1 a"], until=1030.0)
+    await s.presence(r, 1000.0, here=["s1 a", "~ b"], until=1030.0)
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
         keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
-        assert keys == [f"room:{{{r}}}:here", f"room:{{{r}}}:here:v"]
+        assert keys == [f"room:{{{r}}}:here", f"room:{{{r}}}:here:v", f"room:{{{r}}}:watch"]
         for k in keys:
             assert 0 < await raw.ttl(k) <= 120
+        # The record lost (Redis restarted without persistence): versions still grow.
+        before = (await s.presence(r, 1000.0)).version
+        await raw.delete(*keys)
+        while (lambda t: t[0] * 1000 + t[1] // 1000)(await raw.time()) <= before:
+            pass  # the version came from Redis's clock: let it pass that millisecond
+        assert (await s.presence(r, 1000.0, here=["s1 a"], until=1030.0)).version > before
     finally:
         await raw.aclose()
         await s.close()

@@ -560,11 +560,13 @@ def test_a_player_who_closes_the_tab_shows_as_away_and_spectators_are_counted(br
 
     bob.page.close()  # the tab is closed: the others see it at once
     expect(bobs_row.get_by_test_id("away")).to_be_visible()
+    expect(hp.get_by_test_id("presence-announce")).to_have_text("Bob went away.")  # for screen readers
     expect(watcher.page.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
     back = browsing.another(bob, "bob-again", f"/r/{code}")  # the same browser: the same seat
     expect(back.page.get_by_test_id("lobby")).to_be_visible()
     expect(bobs_row.get_by_test_id("away")).to_have_count(0)
     expect(watcher.page.get_by_test_id("away")).to_have_count(0)
+    expect(hp.get_by_test_id("presence-announce")).to_have_text("Bob is back.")
 
     hp.get_by_test_id("start").click()
     expect(back.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
@@ -572,5 +574,7 @@ def test_a_player_who_closes_the_tab_shows_as_away_and_spectators_are_counted(br
     expect(hp.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
     expect(watcher.page.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
     expect(watcher.page.locator("[data-testid=progress-s1]").get_by_test_id("away")).to_have_count(0)
+    expect(watcher.page.locator("[data-testid=watch-player][data-seat=s2] h3")).to_contain_text("· away")
+    expect(hp.get_by_test_id("rivals")).to_contain_text("· away")  # the line above the board, on phones
     expect(hp.get_by_test_id("race-side").get_by_test_id("watching")).to_have_text("1 watching")
     browsing.snap("away")

@@ -101,6 +101,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     sp = spectator.page
     expect(sp.get_by_test_id("watch-player")).to_have_count(1)
     expect(sp.locator("[data-testid=watch-player] .name")).to_have_text(NAME)
+    expect(sp.get_by_test_id("watch-status")).to_have_text("Racing · the clock starts at the first move")
     browsing.snap("start")
 
     # A hint, the first move (the clock starts), an undo and the move again.
@@ -109,6 +110,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     state = winner.play_by_drag(line[0], state)
     expect(wp.get_by_test_id("clock-note")).to_have_count(0)
     expect(wp.get_by_test_id("timer")).not_to_have_text("0:00.0")
+    expect(sp.get_by_test_id("watch-status")).to_have_text(re.compile(r"^Racing · \d+:\d\d\.\d$"))
     wp.get_by_test_id("undo").click()
     state = winner.settled(state["version"] + 1)
     state = winner.play_by_drag(line[0], state)

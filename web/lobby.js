@@ -39,6 +39,9 @@ export function joinForm({ code, error, join }) {
   );
 }
 
+// The copy button's answer outlives a redraw of the lobby (someone arriving, a spectator).
+let copied = { text: "", until: 0 };
+
 /** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready``, ``start``,
  * ``leave`` and the host's ``remove`` (their buttons are ``disabled`` while this page is
  * not the seat's connection). */
@@ -55,15 +58,18 @@ export function lobbyPanel({ room, seat, code, send, disabled = false, presence 
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(url);
-          copy.textContent = "Copied!";
+          copied = { text: "Copied!", until: Date.now() + 2000 };
         } catch {
           linkInput.select();
-          copy.textContent = "Select and copy";
+          copied = { text: "Select and copy", until: Date.now() + 2000 };
         }
-        setTimeout(() => (copy.textContent = "Copy link"), 2000);
+        copy.textContent = copied.text;
+        setTimeout(() => {
+          if (Date.now() >= copied.until) copy.textContent = "Copy link";
+        }, 2000);
       },
     },
-    "Copy link",
+    Date.now() < copied.until ? copied.text : "Copy link",
   );
   const ready = !!me?.ready;
   return h(

@@ -37,6 +37,21 @@ export function watchingLine(presence) {
   return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
 }
 
+/** What changed between two `presence` messages, in words ("Bob went away.", "Bob is
+ * back."), for the players other than ``me``; "" when nothing did or nothing was known. */
+export function presenceNews(before, after, players, me = null) {
+  if (!before || !after || before === after) return "";
+  const lines = [];
+  for (const p of players) {
+    if (p.seat === me) continue;
+    const was = before.here.includes(p.seat);
+    const is = after.here.includes(p.seat);
+    if (was && !is) lines.push(`${p.name} went away.`);
+    else if (!was && is) lines.push(`${p.name} is back.`);
+  }
+  return lines.join(" ");
+}
+
 /** Keep the room's newer `presence` message: they may arrive out of order across servers. */
 export function newerPresence(current, m) {
   return !current || m.version >= current.version ? { version: m.version, here: m.here, watching: m.watching } : current;

@@ -9,7 +9,7 @@ import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
-import { applyPlayer, newerPresence, playerFromState, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
+import { applyPlayer, isAway, newerPresence, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 
@@ -128,9 +128,11 @@ export class RoomView {
     );
     this.header = h("div", { class: "room-head", "data-testid": "room-head" });
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
+    // Who went away or came back, for screen readers (the tags say it on screen).
+    this.presenceNote = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "presence-announce" });
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
-    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.joinEl, this.lobbyEl, this.raceEl);
+    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.presenceNote, this.joinEl, this.lobbyEl, this.raceEl);
     fill(this.root, this.pageEl);
   }
 
@@ -149,6 +151,7 @@ export class RoomView {
   onKicked(reason) {
     this.kicked = true;
     this.pending = null;
+    this.presence = null; // no longer live here: show no one as away
     fill(
       this.notice,
       h(
@@ -210,7 +213,10 @@ export class RoomView {
         break;
       }
       case "presence": {
-        this.presence = newerPresence(this.presence, m);
+        const before = this.presence;
+        this.presence = newerPresence(before, m);
+        const news = presenceNews(before, this.presence, this.room?.players || [], this.seat);
+        if (news) this.presenceNote.textContent = news;
         if (this.phase === "lobby") this.renderLobby();
         else this.renderSide();
         break;
@@ -590,13 +596,13 @@ export class RoomView {
         ),
       );
     }
-    parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}` }, "Spectator view")));
+    parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}`, "data-testid": "spectator-link" }, "Spectator view")));
     refill(this.side, parts);
     fill(
       this.rivals,
       room.players
         .filter((p) => p.seat !== this.seat)
-        .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "")),
+        .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "", isAway(this.presence, p.seat) ? " · away" : "")),
     );
     this.side.dataset.phase = this.phase;
   }

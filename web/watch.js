@@ -3,7 +3,7 @@
 import { BoardView } from "./board.js";
 import { fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
-import { applyPlayer, newerPresence, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
+import { applyPlayer, isAway, newerPresence, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 import { endedByTime, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
 
 export class WatchView {
@@ -51,7 +51,7 @@ export class WatchView {
       if (this.room && applyPlayer(this.room.players, m.player)) this.renderPlayer(m.player.seat);
     } else if (m.type === "presence") {
       this.presence = newerPresence(this.presence, m);
-      if (this.room) this.renderSide();
+      if (this.room) for (const p of this.room.players) this.renderPlayer(p.seat); // headings and the side
     } else if (m.type === "resync") {
       this.link.reconnect();
     } else if (m.type === "error") {
@@ -87,6 +87,7 @@ export class WatchView {
     let text = "";
     if (this.phase === "lobby") text = "Waiting for the host to start…";
     else if (this.phase === "countdown") text = `Starting in ${Math.ceil(Math.max(0, room.start_at - now) / 1000)}…`;
+    else if (this.phase === "racing" && room.start_at === null) text = "Racing · the clock starts at the first move";
     else if (this.phase === "racing") {
       text = `Racing · ${formatMs(now - room.start_at)}`;
       if (room.time_limit) text += ` · ${formatMs(Math.max(0, room.start_at + room.time_limit * 1000 - now))} left`;
@@ -132,7 +133,7 @@ export class WatchView {
     fill(
       entry.title,
       h("span", { class: "name" }, p.name),
-      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffles${status ? " · " + status : ""}`),
+      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffles${status ? " · " + status : ""}${isAway(this.presence, p.seat) ? " · away" : ""}`),
     );
     const hidden = this.phase === "lobby";
     entry.board.el.classList.toggle("waiting", hidden || this.phase === "countdown");

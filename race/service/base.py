@@ -132,8 +132,9 @@ class ServiceBase:
     # -- listings ------------------------------------------------------------------
 
     async def live_rooms(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Listed rooms in the lobby or racing with at least one player connected, for
-        spectators to pick from."""
+        """Listed rooms in the lobby or racing with a player connected, for spectators to
+        pick from. A listed room whose players have all gone is taken off the list (the
+        first of them to come back puts it on again, see :meth:`relist`)."""
         out = []
         for code in await self.store.list_members(LISTING, self.clock() / 1000, limit):
             (doc,) = await self.store.read(code, ["meta"])
@@ -143,10 +144,13 @@ class ServiceBase:
             ph = phase(meta, self.clock())
             if not meta.listed or ph == "over":
                 continue
-            _, members, _ = await self.store.presence(code, self.clock() / 1000)
-            who = presence_view(0, members)
-            if not who["here"]:
-                continue  # every player has gone: not a race anyone can watch or join
+            roll = await self.store.presence(code, self.clock() / 1000)
+            if not roll.listed:
+                if roll.version:  # not a room whose creator is still on the way in
+                    await self.store.list_remove(LISTING, code)
+                    if (await self.store.presence(code, self.clock() / 1000)).listed:
+                        await self.list_room(meta)  # a player came in meanwhile (and relisted first)
+                continue
             out.append(
                 {
                     "code": code,
@@ -155,11 +159,23 @@ class ServiceBase:
                     "deal": meta.deal,
                     "phase": ph,
                     "players": len(meta.seats),
-                    "here": len(who["here"]),
-                    "watching": who["watching"],
+                    "here": len(presence_view(roll.version, roll.listed, roll.counted)["here"]),
+                    "watching": roll.counted,
                 }
             )
         return out
+
+    async def relist(self, code: str) -> None:
+        """Put a room back on the live list when a player arrives in it (it is taken off
+        when everyone has gone): best effort, like all listing."""
+        try:
+            (doc,) = await self.store.read(code, ["meta"])
+            if doc is not None:
+                meta = META.decode(doc.data)
+                if phase(meta, self.clock()) != "over":
+                    await self.list_room(meta)
+        except StoreUnavailable:
+            log.warning("room %s: store unavailable; not listed again", code)
 
     async def list_room(self, meta: Meta) -> None:
         """Show a listed room on the home page's live list: a convenience, so a store that

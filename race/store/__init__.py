@@ -6,7 +6,7 @@ is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported only
 
 from __future__ import annotations
 
-from .base import RESYNC, Doc, LogEntry, Store, StoreUnavailable
+from .base import COUNTED, RESYNC, Doc, LogEntry, Roll, Store, StoreUnavailable
 
 
 def open_store(url: str, *, ttl: int) -> Store:
@@ -26,4 +26,4 @@ def open_store(url: str, *, ttl: int) -> Store:
     raise ValueError(f"unknown store URL {url!r}: use memory://, redis://... or redis+cluster://...")
 
 
-__all__ = ["RESYNC", "Doc", "LogEntry", "Store", "StoreUnavailable", "open_store"]
+__all__ = ["COUNTED", "RESYNC", "Doc", "LogEntry", "Roll", "Store", "StoreUnavailable", "open_store"]

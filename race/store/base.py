@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 LOG_LENGTH = 200
 #: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms`): bulky
@@ -24,6 +25,23 @@ ASIDE = "h:"
 #: What :meth:`Store.messages` yields for a room some of whose messages may have been lost
 #: (e.g. its channel moved to another Redis Cluster master): its clients must resync.
 RESYNC = '{"type":"_resync"}'
+
+
+#: Presence members named with this prefix are counted, not listed (see :meth:`Store.presence`).
+COUNTED = "~ "
+
+
+class Roll(NamedTuple):
+    """A room's presence: its version, which grows with every change, so that of two lists
+    the later is known whichever arrives first (it starts from the clock in milliseconds,
+    so it goes on growing even if the store lost the record, as long as there were fewer
+    changes than milliseconds); the members listed (sorted);
+    how many counted; and whether the call that returned it changed it."""
+
+    version: int
+    listed: list[str]
+    counted: int
+    changed: bool
 
 
 class StoreUnavailable(Exception):
@@ -129,13 +147,12 @@ class Store(ABC):
     @abstractmethod
     async def presence(
         self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
-    ) -> tuple[int, list[str], bool]:
+    ) -> Roll:
         """Who is connected to ``room``: mark the members ``here`` present until ``until``
         (a Unix time), take the members ``gone`` out, and drop those whose time ran out by
-        ``now``, all at once. Returns the room's presence version (it grows by one with
-        every change, so a later list is known from an earlier one whichever arrives
-        first), its members (sorted), and whether this call changed them. The record
-        expires with the room."""
+        ``now``, all at once. Members whose names start with :data:`COUNTED` (spectators,
+        who may be thousands) are counted rather than listed. The record expires with the
+        room."""
 
     @abstractmethod
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:

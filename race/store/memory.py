@@ -7,8 +7,21 @@ import bisect
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from .base import ASIDE, LOG_LENGTH, Doc, LogEntry, Store
+from .base import ASIDE, COUNTED, LOG_LENGTH, Doc, LogEntry, Roll, Store
+
+
+@dataclass
+class _Roll:
+    """A room's presence: each member's time (listed and counted apart, each in the order
+    its members were last marked, which is the order of their times: one clock, one ttl),
+    and the version."""
+
+    listed: dict[str, float] = field(default_factory=dict)
+    counted: dict[str, float] = field(default_factory=dict)
+    version: int = 0
+    expiry: float = 0.0
 
 
 class MemoryStore(Store):
@@ -27,7 +40,7 @@ class MemoryStore(Store):
         self._subscribed: set[str] = set()
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._listings: dict[str, dict[str, float]] = {}
-        self._presence: dict[str, tuple[float, int, dict[str, float]]] = {}  # room -> expiry, version, members
+        self._presence: dict[str, _Roll] = {}
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
         self._swept = time.monotonic()
 
@@ -51,7 +64,7 @@ class MemoryStore(Store):
             self._drop(room)
         for group in [g for g, board in self._boards.items() if board[0] <= now]:
             del self._boards[group]
-        for room in [r for r, record in self._presence.items() if record[0] <= now]:
+        for room in [r for r, record in self._presence.items() if record.expiry <= now]:
             del self._presence[room]
 
     async def ping(self) -> None:
@@ -134,23 +147,27 @@ class MemoryStore(Store):
 
     async def presence(
         self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
-    ) -> tuple[int, list[str], bool]:
+    ) -> Roll:
         self._sweep()
-        expiry, version, members = self._presence.get(room, (0.0, 0, {}))
-        if expiry <= time.monotonic():
-            version, members = 0, {}
+        record = self._presence.get(room)
+        if record is None or record.expiry <= time.monotonic():
+            record = self._presence[room] = _Roll()
         changed = False
         for member in here:
-            changed |= member not in members
-            members[member] = until
+            kind = record.counted if member.startswith(COUNTED) else record.listed
+            changed |= kind.pop(member, None) is None
+            kind[member] = until  # last: each kind stays in the order of its members' times
         for member in gone:
-            changed |= members.pop(member, None) is not None
-        for member in [m for m, t in members.items() if t <= now]:
-            del members[member]
-            changed = True
-        version += changed
-        self._presence[room] = (time.monotonic() + self.ttl, version, members)
-        return version, sorted(members), changed
+            kind = record.counted if member.startswith(COUNTED) else record.listed
+            changed |= kind.pop(member, None) is not None
+        for kind in (record.listed, record.counted):
+            while kind and next(iter(kind.values())) <= now:  # the earliest first: no full scan
+                del kind[next(iter(kind))]
+                changed = True
+        if changed:  # like Redis: from the clock the first time, one up after that
+            record.version = record.version + 1 if record.version else int(time.time() * 1000)
+        record.expiry = time.monotonic() + self.ttl
+        return Roll(record.version, sorted(record.listed), len(record.counted), changed)
 
     def _board(self, group: str) -> tuple[float, list[str], dict[str, tuple[str, str]]] | None:
         board = self._boards.get(group)

@@ -21,7 +21,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from .base import ASIDE, LOG_LENGTH, Doc, LogEntry, Store, StoreUnavailable
+from .base import ASIDE, COUNTED, LOG_LENGTH, Doc, LogEntry, Roll, Store, StoreUnavailable
 from .pipe import RedisPipe, RedisSubscriber
 from .pubsub import DOWN, CountingPubSub, ShardedPubSub
 
@@ -103,24 +103,36 @@ return 1
 """
 
 
-# KEYS: the room's presence (a sorted set: member -> until), its version.
-# ARGV: now, until, ttl, n_here, here*, gone*. Returns the version, the changed flag, members.
+# KEYS: the room's presence: listed members (a sorted set: member -> until), counted members
+# (likewise), the version. ARGV: now, until, ttl, n_here, here*, gone*.
+# Returns the version, the changed flag, the listed members, how many are counted.
 PRESENCE = """
+local function key(member)
+  if string.sub(member, 1, #'COUNTED') == 'COUNTED' then return KEYS[2] end
+  return KEYS[1]
+end
 local n = tonumber(ARGV[4])
 local changed = 0
 for i = 5, 4 + n do
-  if redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i]) == 1 then changed = 1 end
+  if redis.call('ZADD', key(ARGV[i]), ARGV[2], ARGV[i]) == 1 then changed = 1 end
 end
 for i = 5 + n, #ARGV do
-  if redis.call('ZREM', KEYS[1], ARGV[i]) == 1 then changed = 1 end
+  if redis.call('ZREM', key(ARGV[i]), ARGV[i]) == 1 then changed = 1 end
 end
-if redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1]) > 0 then changed = 1 end
-local version = tonumber(redis.call('GET', KEYS[2]) or '0')
-if changed == 1 then version = redis.call('INCR', KEYS[2]) end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return {version, changed, redis.call('ZRANGE', KEYS[1], 0, -1)}
-"""
+for k = 1, 2 do
+  if redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', ARGV[1]) > 0 then changed = 1 end
+end
+local version = tonumber(redis.call('GET', KEYS[3]) or '0')
+if changed == 1 and version == 0 then  -- from the clock, so it grows even after a lost record
+  local t = redis.call('TIME')
+  version = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('SET', KEYS[3], string.format('%.0f', version))
+elseif changed == 1 then
+  version = redis.call('INCR', KEYS[3])
+end
+for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[3]) end
+return {string.format('%.0f', version), changed, redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('ZCARD', KEYS[2])}
+""".replace("COUNTED", COUNTED)
 
 
 def board_keys(group: str) -> tuple[str, str]:
@@ -339,11 +351,12 @@ class RedisStore(Store):
 
     async def presence(
         self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
-    ) -> tuple[int, list[str], bool]:
+    ) -> Roll:
         key = f"{room_key(room)}:here"
+        keys = [key, f"{room_key(room)}:watch", f"{key}:v"]
         args = [repr(now), repr(until), self.ttl, len(here), *here, *gone]
-        version, changed, members = await self._call(lambda: self._presence(keys=[key, f"{key}:v"], args=args))
-        return int(version), sorted(members), bool(changed)
+        version, changed, listed, counted = await self._call(lambda: self._presence(keys=keys, args=args))
+        return Roll(int(version), sorted(listed), int(counted), bool(changed))
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         keys = list(board_keys(group))
