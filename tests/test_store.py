@@ -32,6 +32,14 @@ def room() -> str:
     return "T" + secrets.token_hex(4).upper()
 
 
+async def keys_with_ttl(raw: aioredis.Redis, r: str, ttl: int) -> list[str]:
+    """The Redis keys of room ``r``, each checked to expire within ``ttl`` seconds."""
+    keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
+    for k in keys:
+        assert 0 < await raw.ttl(k) <= ttl, k
+    return keys
+
+
 async def next_message(s: Store) -> tuple[str, str]:
     async with asyncio.timeout(5):
         async for item in s.messages():
@@ -153,10 +161,8 @@ async def test_redis_presence_lives_beside_the_room_and_expires_with_it(redis_ur
     await s.presence(r, 1000.0, here=["s1 a", "~ b"], until=1030.0)
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
+        keys = await keys_with_ttl(raw, r, 120)
         assert keys == [f"room:{{{r}}}:here", f"room:{{{r}}}:here:v", f"room:{{{r}}}:watch"]
-        for k in keys:
-            assert 0 < await raw.ttl(k) <= 120
         # The record lost (Redis restarted without persistence): versions still grow.
         before = (await s.presence(r, 1000.0)).version
         await raw.delete(*keys)
@@ -202,10 +208,8 @@ async def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url: str) -
     await s.commit(r, expect={}, write={"meta": "m", ASIDE + "s1:0": "h"}, log=("meta", "created"))
     raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        keys = sorted([k async for k in raw.scan_iter(match=f"*{r}*")])
+        keys = await keys_with_ttl(raw, r, 120)
         assert keys == [f"room:{{{r}}}", f"room:{{{r}}}:aside", f"room:{{{r}}}:log:meta"]
-        for k in keys:
-            assert 0 < await raw.ttl(k) <= 120
         # Any commit to the room refreshes the expiry of what is kept aside, written or not.
         await s.commit(r, expect={}, write={"meta": "m2"}, ttl=1000)
         assert 120 < await raw.ttl(f"room:{{{r}}}:aside") <= 1000
