@@ -31,6 +31,7 @@ from race.settings import Settings
 from race.store import StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
+LIVE_ROOMS_FOR_S = 2.0  # one reading of the live rooms answers GET /api/rooms this long
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -42,7 +43,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(store, clock=service.clock)
     service.on_deadline = hub.schedule
     hub.on_room = service.follow
-    presence = Presence(store, ttl=settings.presence_ttl)
+    presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
 
@@ -104,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def rooms(request: Request) -> Response:
         try:
-            return JSONResponse({"rooms": await service.live_rooms()})
+            return JSONResponse({"rooms": await service.live_rooms(max_age=LIVE_ROOMS_FOR_S)})
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
 

@@ -264,5 +264,3 @@ class Connection:
             view = await self.presence.arrive(*after, self.id)
             if view is not None:
                 await self.reply(view)
-            if self.session.role == "player" and after != before:
-                await self.service.relist(after[0])  # a room everyone had left is live again

@@ -144,6 +144,11 @@ class Hub:
 
         self._timers[key] = loop.call_later(max((at - self.clock()) / 1000, retry_s, 0), fire)
 
+    def deliver_local(self, room: str, message: str) -> None:
+        """Hand ``message`` to this process's connections of ``room`` only, as if it had
+        been published there."""
+        self._dispatch(room, message)
+
     async def _pump(self) -> None:
         while True:
             try:

@@ -12,9 +12,10 @@ of its last refresh, and the next refresh of any process with members in the roo
 Whoever arrives gets the room's ``presence`` message (:func:`race.views.presence_view`) as a
 reply; the rest of the room gets it at once for a player's arrival or departure, and at most
 once every ``watchers_every`` seconds for the spectators' (a room with many spectators
-would otherwise send each of them a message per arrival). Each refresh also sends each room
-its presence, so a message lost to a store outage or a deploy is made good within ``ttl /
-3``. Presence is best effort: no failure of it reaches a client or holds up anything else.
+would otherwise send each of them a message per arrival). Each refresh also gives this
+process's own connections of each room its presence, so a message lost to a store outage or
+a deploy is made good within ``ttl / 3``, one message per connection whatever the number
+of processes. Presence is best effort: no failure of it reaches a client or holds up anything else.
 Every process's clock is taken to be right (the race's timing already relies on it).
 """
 
@@ -24,7 +25,7 @@ import asyncio
 import logging
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from race import protocol as p
@@ -46,11 +47,24 @@ class Presence:
     and the refresh that keeps them present."""
 
     def __init__(
-        self, store: Store, *, ttl: float = 30.0, watchers_every: float = 1.0, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        *,
+        ttl: float = 30.0,
+        watchers_every: float = 1.0,
+        clock: Callable[[], float] = time.time,
+        local_deliver: Callable[[str, str], None] | None = None,
+        on_player: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
         self.store = store
+        #: Hands a message to this process's own connections of a room (the hub's fan-out):
+        #: a refresh that changed nothing tells only them, each process its own.
+        self.local_deliver = local_deliver
+        #: Called with a room whenever a player's connection is marked present anew (an
+        #: arrival, or a refresh after an outage outlasted the ttl): the room is live again.
+        self.on_player = on_player
         self.ttl = ttl
         self.watchers_every = watchers_every
         self.clock = clock  # Unix seconds, the clock the members' times are on
@@ -93,10 +107,11 @@ class Presence:
         await self._change(room, gone=[member], tell="soon" if replaced else _when(member))
 
     async def refresh(self) -> None:
-        """Mark every member of this process present for another ``ttl`` and tell each of
-        its rooms who is here. A pass stops at the first store failure (the next retries)."""
+        """Mark every member of this process present for another ``ttl`` and tell its
+        connections of each room who is here (the whole room, if that changed). A pass
+        stops at the first store failure (the next retries)."""
         for room in list(self.local):
-            if await self._change(room, tell="always", refresh=True) is None:
+            if await self._change(room, tell="now", refresh=True) is None:
                 return
 
     async def _refresher(self) -> None:
@@ -129,6 +144,10 @@ class Presence:
                 await self.store.publish(room, text if skip is None else not_to(skip, text))
             elif roll.changed and tell == "soon":
                 self._tell_soon(room)
+            elif refresh and self.local_deliver is not None:
+                self.local_deliver(room, p.encode(view))  # what a lost message would have said
+            if roll.changed and self.on_player is not None and any(not m.startswith(COUNTED) for m in here):
+                await self.on_player(room)
             return view
         except StoreUnavailable:
             log.warning("room %s: presence not updated or not told: the store is unavailable", room)

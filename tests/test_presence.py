@@ -67,24 +67,43 @@ async def test_a_replaced_window_is_told_soon_and_whatever_is_current_is_said(st
         await presence.stop()
 
 
-async def test_a_refresh_keeps_this_process_here_tells_every_room_and_who_ran_out(store: Store, room: str) -> None:
-    """Each refresh tells the room who is here (a message lost earlier is made good), and
-    another process's member whose time ran out is dropped by it."""
+async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_out(store: Store, room: str) -> None:
+    """Each refresh repeats the room's presence to this process's connections (a message
+    lost earlier is made good, one copy per connection however many processes there are),
+    and tells the whole room when another process's member's time ran out."""
     clock = [1000.0]
-    ours = Presence(store, ttl=30, clock=lambda: clock[0])
+    mine: list[tuple[str, dict[str, Any]]] = []
+    back: list[str] = []
+
+    async def on_player(code: str) -> None:
+        back.append(code)
+
+    ours = Presence(
+        store,
+        ttl=30,
+        watchers_every=3600,  # the spectator's arrival is told only when this stops
+        clock=lambda: clock[0],
+        local_deliver=lambda code, text: mine.append((code, json.loads(text))),
+        on_player=on_player,
+    )
     theirs = Presence(store, ttl=30, clock=lambda: clock[0])
     try:
         await ours.arrive(room, member_id("a", "s1"), "a")
+        await ours.arrive(room, member_id("w", None), "w")
+        assert back == [room]  # the player's arrival, not the spectator's
         await theirs.arrive(room, member_id("b", "s2"), "b")
         assert (await told(store))[1]["here"] == ["s1"]
         both = (await told(store))[1]
         clock[0] += 20
         await ours.refresh()
-        assert (await told(store))[1] == both  # nothing changed: the same message again
+        assert mine == [(room, {**both, "watching": 1})]  # the same again, to its own only
         clock[0] += 20  # s2's process died: its time ran out at 1030, s1's runs to 1050
         await ours.refresh()
-        gone = (await told(store))[1]
-        assert gone["here"] == ["s1"] and gone["version"] > both["version"]
+        gone = (await told(store))[1]  # a change: the whole room hears it
+        assert gone["here"] == ["s1"] and gone["version"] > both["version"] and len(mine) == 1
+        clock[0] += 100  # this process could not reach the store for longer than the ttl
+        await ours.refresh()
+        assert back == [room, room]  # its player is marked present anew: the room is live again
     finally:
         await ours.stop()
         await theirs.stop()

@@ -226,6 +226,23 @@ async def test_the_live_list_shows_rooms_with_a_player_connected_and_counts_spec
     assert (await live())[code]["here"] == 1
 
 
+async def test_the_live_list_may_be_a_moment_old_unless_this_process_changed_it(store: Store) -> None:
+    service = RaceService(store, countdown_ms=0)
+    await service.live_rooms(limit=100_000, max_age=3600)
+
+    async def codes(**kwargs: float) -> set[str]:
+        return {r["code"] for r in await service.live_rooms(limit=100_000, **kwargs)}
+
+    (joined,) = await service.handle(Session("c1"), p.Create(name="Ann", deal=5))
+    code = joined["room"]["code"]
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1"], until=now + 30)
+    assert code in await codes(max_age=3600)  # listed by this process: read afresh
+    await store.presence(code, now, gone=["s1 c1"])  # news this process's list does not know
+    assert code in await codes(max_age=3600)
+    assert code not in await codes()
+
+
 async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:
     service = RaceService(store, countdown_ms=0)
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")

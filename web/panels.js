@@ -38,8 +38,9 @@ export function watchingLine(presence) {
 }
 
 /** What changed between two `presence` messages, in words ("Bob went away.", "Bob is
- * back."), for the players other than ``me``; "" when nothing did or nothing was known. */
-export function presenceNews(before, after, players, me = null) {
+ * back."), for the players other than ``me``; "" when nothing did or nothing was known.
+ * ``seen``: the seats ever here, so that a newcomer is not "back". */
+export function presenceNews(before, after, players, me = null, seen = new Set()) {
   if (!before || !after || before === after) return "";
   const lines = [];
   for (const p of players) {
@@ -47,14 +48,15 @@ export function presenceNews(before, after, players, me = null) {
     const was = before.here.includes(p.seat);
     const is = after.here.includes(p.seat);
     if (was && !is) lines.push(`${p.name} went away.`);
-    else if (!was && is) lines.push(`${p.name} is back.`);
+    else if (!was && is && seen.has(p.seat)) lines.push(`${p.name} is back.`); // not a newcomer
   }
   return lines.join(" ");
 }
 
-/** Keep the room's newer `presence` message: they may arrive out of order across servers. */
+/** Keep the room's newer `presence` message: they may arrive out of order across servers,
+ * and the same one again (each server repeats it now and then): ``current`` is kept then. */
 export function newerPresence(current, m) {
-  return !current || m.version >= current.version ? { version: m.version, here: m.here, watching: m.watching } : current;
+  return !current || m.version > current.version ? { version: m.version, here: m.here, watching: m.watching } : current;
 }
 
 /** One row per player: name (as text), a bar of cards on the foundations out of 104, moves;

@@ -45,6 +45,7 @@ export class RoomView {
     this.navigate = navigate;
     this.room = null;
     this.presence = null; // the room's last `presence` message: who has a connection open
+    this.seenHere = new Set(); // every seat ever here: one that comes again is "back"
     this.seat = null;
     this.state = null;
     this.pending = null;
@@ -215,8 +216,10 @@ export class RoomView {
       case "presence": {
         const before = this.presence;
         this.presence = newerPresence(before, m);
-        const news = presenceNews(before, this.presence, this.room?.players || [], this.seat);
+        if (this.presence === before) break; // old news, or the same again
+        const news = presenceNews(before, this.presence, this.room?.players || [], this.seat, this.seenHere);
         if (news) this.presenceNote.textContent = news;
+        for (const seat of this.presence.here) this.seenHere.add(seat);
         if (this.phase === "lobby") this.renderLobby();
         else this.renderSide();
         break;

@@ -50,8 +50,9 @@ export class WatchView {
     } else if (m.type === "player") {
       if (this.room && applyPlayer(this.room.players, m.player)) this.renderPlayer(m.player.seat);
     } else if (m.type === "presence") {
-      this.presence = newerPresence(this.presence, m);
-      if (this.room) for (const p of this.room.players) this.renderPlayer(p.seat); // headings and the side
+      const before = this.presence;
+      this.presence = newerPresence(before, m);
+      if (this.room && this.presence !== before) for (const p of this.room.players) this.renderPlayer(p.seat); // headings, side
     } else if (m.type === "resync") {
       this.link.reconnect();
     } else if (m.type === "error") {

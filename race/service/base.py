@@ -97,6 +97,7 @@ class ServiceBase:
         self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
         #: Handles daily-challenge messages (set by race.daily).
         self.daily: DailyHandler | None = None
+        self._live: tuple[float, int, list[dict[str, Any]]] | None = None  # live_rooms: when, limit, rooms
 
     # -- the end of a race ---------------------------------------------------------
 
@@ -125,29 +126,37 @@ class ServiceBase:
             )
             if ok:
                 log.info("room %s: race over", code)
-                await self.store.list_remove(LISTING, code)
+                await self._unlist(code)
                 return True
         raise _conflict()
 
     # -- listings ------------------------------------------------------------------
 
-    async def live_rooms(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def live_rooms(self, limit: int = 50, *, max_age: float = 0) -> list[dict[str, Any]]:
         """Listed rooms in the lobby or racing with a player connected, for spectators to
         pick from. A listed room whose players have all gone is taken off the list (the
-        first of them to come back puts it on again, see :meth:`relist`)."""
+        first of them to come back puts it on again, see :meth:`relist`). ``max_age``: an
+        answer up to this many seconds old will do, unless this process changed the list
+        since (every home page polls it)."""
+        if (
+            max_age
+            and self._live is not None
+            and self._live[1] == limit
+            and time.monotonic() - self._live[0] <= max_age
+        ):
+            return self._live[2]
         out = []
         for code in await self.store.list_members(LISTING, self.clock() / 1000, limit):
             (doc,) = await self.store.read(code, ["meta"])
-            if doc is None:
+            meta = META.decode(doc.data) if doc is not None else None
+            if meta is None or not meta.listed or phase(meta, self.clock()) == "over":
+                await self._unlist(code)  # expired, or over by its time limit
                 continue
-            meta = META.decode(doc.data)
             ph = phase(meta, self.clock())
-            if not meta.listed or ph == "over":
-                continue
             roll = await self.store.presence(code, self.clock() / 1000)
             if not roll.listed:
                 if roll.version:  # not a room whose creator is still on the way in
-                    await self.store.list_remove(LISTING, code)
+                    await self._unlist(code)
                     if (await self.store.presence(code, self.clock() / 1000)).listed:
                         await self.list_room(meta)  # a player came in meanwhile (and relisted first)
                 continue
@@ -163,7 +172,12 @@ class ServiceBase:
                     "watching": roll.counted,
                 }
             )
+        self._live = (time.monotonic(), limit, out)
         return out
+
+    async def _unlist(self, code: str) -> None:
+        await self.store.list_remove(LISTING, code)
+        self._live = None
 
     async def relist(self, code: str) -> None:
         """Put a room back on the live list when a player arrives in it (it is taken off
@@ -176,6 +190,8 @@ class ServiceBase:
                     await self.list_room(meta)
         except StoreUnavailable:
             log.warning("room %s: store unavailable; not listed again", code)
+        except Exception:  # best effort: a failover's read-only replica must not close anyone
+            log.exception("room %s: could not list the room again", code)
 
     async def list_room(self, meta: Meta) -> None:
         """Show a listed room on the home page's live list: a convenience, so a store that
@@ -184,6 +200,7 @@ class ServiceBase:
             listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind == "daily" else self.store.ttl
             try:
                 await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for)
+                self._live = None
             except StoreUnavailable:
                 log.warning("room %s: store unavailable; not listed", meta.code)
 

@@ -23,7 +23,7 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import LISTING, RETRIES, ServiceBase, Session, _conflict, _dump, log
+from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -245,7 +245,7 @@ class LobbyActions(ServiceBase):
             if ok:
                 self._schedule(after)
                 if not meta.seats:  # nobody left to race: off the live list
-                    await self.store.list_remove(LISTING, code)
+                    await self._unlist(code)
                 return True
         raise _conflict()
 
