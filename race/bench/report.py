@@ -61,7 +61,7 @@ def table(results: list[ServerResult]) -> str:
 
 
 def goals(results: list[ServerResult], rate: float = 0) -> list[str]:
-    """The issue's goals against ``results``; the throughput goal only at the limit (no
+    """The benchmark's goals against ``results``; the throughput goal only at the limit (no
     ``rate``), where the clients send as fast as the server answers."""
     out = []
     load = f"at {rate:,.0f} moves/s offered" if rate > 0 else "at the limit"
