@@ -150,12 +150,13 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
-            if self.session.room is not None:
-                await self.hub.leave(self.session.room, self)
-            if (member := self._member()) is not None:
+            if (member := self._member()) is not None:  # never raises: presence is best effort
                 await self.presence.depart(*member, replaced=self.kicked == REPLACED)
-            for group in self.groups:
-                await self.hub.leave(group, self)
+            for room in [*([self.session.room] if self.session.room is not None else []), *self.groups]:
+                try:
+                    await self.hub.leave(room, self)
+                except Exception:  # each step of the clean-up happens whatever the others did
+                    log.exception("could not leave %s", room)
             if not self.closing:
                 sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
@@ -239,7 +240,17 @@ class Connection:
             await self.hub.leave(oldest, self)
         if isinstance(msg, p.Create | p.Daily):
             assert self.session.room is not None
-            await self.hub.join(self.session.room, self)
+            try:
+                await self.hub.join(self.session.room, self)
+            except StoreUnavailable:
+                # The room is made and the seat taken: the reply (its token) must still go
+                # out. This connection cannot follow the room, so it is closed, and the
+                # client comes back with ``resume``.
+                log.warning("room %s: created, but could not follow it; closing the connection", self.session.room)
+                for reply in replies:
+                    await self.reply(reply)
+                self.kick(1013, "the service is temporarily unavailable; reconnect to resume")
+                return
         if isinstance(msg, p.Leave) and left is not None and self.session.room is None:
             await self.hub.leave(left, self)
         for reply in replies:

@@ -25,7 +25,7 @@ import asyncio
 import logging
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from race import protocol as p
@@ -54,7 +54,7 @@ class Presence:
         watchers_every: float = 1.0,
         clock: Callable[[], float] = time.time,
         local_deliver: Callable[[str, str], None] | None = None,
-        on_player: Callable[[str], Awaitable[None]] | None = None,
+        on_player: Callable[[str], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
@@ -62,8 +62,9 @@ class Presence:
         #: Hands a message to this process's own connections of a room (the hub's fan-out):
         #: a refresh that changed nothing tells only them, each process its own.
         self.local_deliver = local_deliver
-        #: Called with a room whenever a player's connection is marked present anew (an
-        #: arrival, or a refresh after an outage outlasted the ttl): the room is live again.
+        #: Called (in the background) with a room whenever a player's connection is added to
+        #: its presence (an arrival, or a refresh after an outage outlasted the ttl): the room
+        #: is live again.
         self.on_player = on_player
         self.ttl = ttl
         self.watchers_every = watchers_every
@@ -72,7 +73,7 @@ class Presence:
         self._locks = [asyncio.Lock() for _ in range(_LOCKS)]
         self._task: asyncio.Task[None] | None = None
         self._soon: dict[str, asyncio.TimerHandle] = {}  # rooms with a change to tell soon
-        self._telling: set[asyncio.Task[None]] = set()
+        self._telling: set[asyncio.Task[None]] = set()  # tells and on_player calls under way
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._refresher(), name="presence-refresh")
@@ -109,15 +110,19 @@ class Presence:
     async def refresh(self) -> None:
         """Mark every member of this process present for another ``ttl`` and tell its
         connections of each room who is here (the whole room, if that changed). A pass
-        stops at the first store failure (the next retries)."""
+        stops when the store is unavailable (the next retries)."""
         for room in list(self.local):
-            if await self._change(room, tell="now", refresh=True) is None:
+            try:
+                await self._change(room, tell="now", refresh=True)
+            except StoreUnavailable:
+                log.warning("presence not refreshed: the store is unavailable (retrying in %.0f s)", self.ttl / 3)
                 return
 
     async def _refresher(self) -> None:
-        while True:
-            await asyncio.sleep(self.ttl / 3)
+        while True:  # a pass every ttl / 3 from the start of the last, however long it took
+            started = time.monotonic()
             await self.refresh()
+            await asyncio.sleep(max(0.0, self.ttl / 3 - (time.monotonic() - started)))
 
     async def _change(
         self,
@@ -131,7 +136,8 @@ class Presence:
     ) -> dict[str, Any] | None:
         """Change the room's presence and tell the room if that changed it (``now`` or
         ``soon``; ``always``: changed or not). ``refresh``: mark this process's members
-        present. Returns the room's ``presence`` message (``None`` if the store failed)."""
+        present (a store outage is raised then, to end the pass). Returns the room's
+        ``presence`` message (``None`` if the store failed)."""
         try:
             async with self._locks[zlib.crc32(room.encode()) % _LOCKS]:  # calls in order
                 if refresh:
@@ -146,10 +152,12 @@ class Presence:
                 self._tell_soon(room)
             elif refresh and self.local_deliver is not None:
                 self.local_deliver(room, p.encode(view))  # what a lost message would have said
-            if roll.changed and self.on_player is not None and any(not m.startswith(COUNTED) for m in here):
-                await self.on_player(room)
+            if roll.added and self.on_player is not None:
+                self._background(self.on_player(room))
             return view
         except StoreUnavailable:
+            if refresh:
+                raise
             log.warning("room %s: presence not updated or not told: the store is unavailable", room)
         except Exception:
             log.exception("room %s: presence failed", room)
@@ -163,11 +171,14 @@ class Presence:
 
         def fire() -> None:
             del self._soon[room]
-            task = asyncio.create_task(self._tell(room))
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
+            self._background(self._tell(room))
 
         self._soon[room] = asyncio.get_running_loop().call_later(self.watchers_every, fire)
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     async def _tell(self, room: str) -> None:
         await self._change(room, tell="always")

@@ -73,10 +73,10 @@ async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_ou
     and tells the whole room when another process's member's time ran out."""
     clock = [1000.0]
     mine: list[tuple[str, dict[str, Any]]] = []
-    back: list[str] = []
+    back: asyncio.Queue[str] = asyncio.Queue()
 
     async def on_player(code: str) -> None:
-        back.append(code)
+        back.put_nowait(code)
 
     ours = Presence(
         store,
@@ -90,7 +90,7 @@ async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_ou
     try:
         await ours.arrive(room, member_id("a", "s1"), "a")
         await ours.arrive(room, member_id("w", None), "w")
-        assert back == [room]  # the player's arrival, not the spectator's
+        assert await asyncio.wait_for(back.get(), 5) == room  # the player's arrival
         await theirs.arrive(room, member_id("b", "s2"), "b")
         assert (await told(store))[1]["here"] == ["s1"]
         both = (await told(store))[1]
@@ -102,11 +102,13 @@ async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_ou
         gone = (await told(store))[1]  # a change: the whole room hears it
         assert gone["here"] == ["s1"] and gone["version"] > both["version"] and len(mine) == 1
         clock[0] += 100  # this process could not reach the store for longer than the ttl
-        await ours.refresh()
-        assert back == [room, room]  # its player is marked present anew: the room is live again
+        await theirs.refresh()  # another process finds its members' time ran out
+        await ours.refresh()  # and they are back: the room is live again
+        assert await asyncio.wait_for(back.get(), 5) == room
     finally:
         await ours.stop()
         await theirs.stop()
+    assert back.empty()  # not for the spectator, nor for the refreshes that found them here
 
 
 async def test_stopping_tells_what_was_to_be_told_soon(store: Store, room: str) -> None:

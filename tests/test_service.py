@@ -186,7 +186,7 @@ async def test_resume_across_a_rematch_sends_no_partial_account(store: Store) ->
 class UnlistingStore(MemoryStore):
     """The embedded store, with the live-rooms listing unreachable."""
 
-    async def list_add(self, key: str, member: str, expires_at: float) -> None:
+    async def list_add(self, key: str, member: str, expires_at: float) -> bool:
         raise StoreUnavailable("listing down")
 
 
@@ -241,6 +241,28 @@ async def test_the_live_list_may_be_a_moment_old_unless_this_process_changed_it(
     await store.presence(code, now, gone=["s1 c1"])  # news this process's list does not know
     assert code in await codes(max_age=3600)
     assert code not in await codes()
+
+
+class CountingReads(MemoryStore):
+    """The embedded store, counting the readings of the live list."""
+
+    readings = 0
+
+    async def list_members(self, key: str, now: float, limit: int) -> list[str]:
+        self.readings += 1
+        await asyncio.sleep(0)  # a reading takes a while: others ask meanwhile
+        return await super().list_members(key, now, limit)
+
+
+async def test_callers_at_the_same_time_share_one_reading_of_the_live_list() -> None:
+    store = CountingReads(ttl=60)
+    service = RaceService(store, countdown_ms=0)
+    answers = await asyncio.gather(*(service.live_rooms(max_age=2) for _ in range(20)))
+    assert store.readings == 1 and all(a == [] for a in answers)
+    await service.live_rooms(max_age=2)
+    assert store.readings == 1
+    await service.live_rooms()  # no max_age: always afresh
+    assert store.readings == 2
 
 
 async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:

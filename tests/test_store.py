@@ -133,7 +133,8 @@ async def test_listings_drop_expired_and_removed_members(store: Store) -> None:
     await store.list_add(key, "a", 2000.0)
     await store.list_add(key, "b", 3000.0)
     await store.list_add(key, "c", 2500.0)
-    await store.list_remove(key, "c")
+    assert await store.list_remove(key, "c") and not await store.list_remove(key, "c")
+    assert not await store.list_add(key, "a", 2000.0) and await store.list_add(key, "d", 100.0)  # old or new
     assert await store.list_members(key, now=1000.0, limit=10) == ["b", "a"]
     assert await store.list_members(key, now=1000.0, limit=1) == ["b"]
 
@@ -142,15 +143,20 @@ async def test_presence_counts_changes_and_drops_members_whose_time_ran_out(stor
     r = room()
     assert await store.presence(r, 1000.0) == Roll(0, [], 0, False)
     first = await store.presence(r, 1000.0, here=["s2 b", "s1 a", "~ w"], until=1030.0)
-    assert (first.listed, first.counted, first.changed) == (["s1 a", "s2 b"], 1, True)
+    assert (first.listed, first.counted, first.changed, first.added) == (["s1 a", "s2 b"], 1, True, True)
     assert first.version > 1_700_000_000_000  # from the clock, in milliseconds
     # Being there again only moves the time on: no change, the same version.
-    assert await store.presence(r, 1010.0, here=["s1 a", "~ w"], until=1040.0) == first._replace(changed=False)
+    assert await store.presence(r, 1010.0, here=["s1 a", "~ w"], until=1040.0) == first._replace(
+        changed=False, added=False
+    )
     assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == Roll(first.version + 1, ["s2 b"], 1, True)
     assert await store.presence(r, 1010.0, gone=["s1 a"]) == Roll(first.version + 1, ["s2 b"], 1, False)
     # s2 b was last seen until 1030, ~ w until 1040: by 1031 s2 b's time ran out, whoever asks.
     assert await store.presence(r, 1031.0, here=["~ x"], until=1060.0) == Roll(first.version + 2, [], 2, True)
-    assert await store.presence(r, 1041.0) == Roll(first.version + 3, [], 1, True)
+    back = await store.presence(r, 1031.0, here=["s2 b"], until=1060.0)  # a spectator is never "added"
+    assert (back.listed, back.changed, back.added) == (["s2 b"], True, True)
+    await store.presence(r, 1031.0, gone=["s2 b"])
+    assert await store.presence(r, 1041.0) == Roll(first.version + 5, [], 1, True)
     assert await store.presence(room(), 1031.0) == Roll(0, [], 0, False)  # rooms apart
 
 

@@ -4,6 +4,7 @@ build on: reading a room, changing its meta, ending a race, the listings of live
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -97,7 +98,12 @@ class ServiceBase:
         self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
         #: Handles daily-challenge messages (set by race.daily).
         self.daily: DailyHandler | None = None
-        self._live: tuple[float, int, list[dict[str, Any]]] | None = None  # live_rooms: when, limit, rooms
+        # live_rooms' last reading (when it began, the list's generation then, its limit, the
+        # rooms) and the reading under way: a change of the list by this process bumps the
+        # generation, and an answer from an older one is not used again.
+        self._listing_gen = 0
+        self._live: tuple[float, int, int, list[dict[str, Any]]] | None = None
+        self._scan: tuple[int, int, float, asyncio.Task[list[dict[str, Any]]]] | None = None
 
     # -- the end of a race ---------------------------------------------------------
 
@@ -133,18 +139,34 @@ class ServiceBase:
     # -- listings ------------------------------------------------------------------
 
     async def live_rooms(self, limit: int = 50, *, max_age: float = 0) -> list[dict[str, Any]]:
-        """Listed rooms in the lobby or racing with a player connected, for spectators to
-        pick from. A listed room whose players have all gone is taken off the list (the
-        first of them to come back puts it on again, see :meth:`relist`). ``max_age``: an
-        answer up to this many seconds old will do, unless this process changed the list
-        since (every home page polls it)."""
-        if (
-            max_age
-            and self._live is not None
-            and self._live[1] == limit
-            and time.monotonic() - self._live[0] <= max_age
-        ):
-            return self._live[2]
+        """Listed rooms in the lobby, the countdown or racing with a player connected, for
+        spectators to pick from. A listed room whose players have all gone is taken off the
+        list (the first of them to come back puts it on again, see :meth:`relist`).
+
+        ``max_age``: every home page polls this, so an answer up to this many seconds old
+        will do, unless this process changed the list since; callers at the same time
+        share one reading."""
+        if not max_age:
+            return await self._scan_live(limit)
+        if (live := self._live) is not None:
+            at, gen, for_limit, rooms = live
+            if gen == self._listing_gen and for_limit == limit and time.monotonic() - at <= max_age:
+                return rooms
+        scan = self._scan
+        if scan is None or scan[0] != self._listing_gen or scan[1] != limit or scan[3].done():
+            scan = self._scan = (
+                self._listing_gen,
+                limit,
+                time.monotonic(),
+                asyncio.create_task(self._scan_live(limit)),
+            )
+        gen, _, started, task = scan
+        rooms = await asyncio.shield(task)  # one caller gone does not stop the others' reading
+        if gen == self._listing_gen:
+            self._live = (started, gen, limit, rooms)
+        return rooms
+
+    async def _scan_live(self, limit: int) -> list[dict[str, Any]]:
         out = []
         for code in await self.store.list_members(LISTING, self.clock() / 1000, limit):
             (doc,) = await self.store.read(code, ["meta"])
@@ -172,12 +194,11 @@ class ServiceBase:
                     "watching": roll.counted,
                 }
             )
-        self._live = (time.monotonic(), limit, out)
         return out
 
     async def _unlist(self, code: str) -> None:
-        await self.store.list_remove(LISTING, code)
-        self._live = None
+        if await self.store.list_remove(LISTING, code):
+            self._listing_gen += 1
 
     async def relist(self, code: str) -> None:
         """Put a room back on the live list when a player arrives in it (it is taken off
@@ -199,8 +220,8 @@ class ServiceBase:
         if meta.listed:
             listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind == "daily" else self.store.ttl
             try:
-                await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for)
-                self._live = None
+                if await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for):
+                    self._listing_gen += 1
             except StoreUnavailable:
                 log.warning("room %s: store unavailable; not listed", meta.code)
 

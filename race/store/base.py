@@ -36,12 +36,14 @@ class Roll(NamedTuple):
     the later is known whichever arrives first (it starts from the clock in milliseconds,
     so it goes on growing even if the store lost the record, as long as there were fewer
     changes than milliseconds); the members listed (sorted);
-    how many counted; and whether the call that returned it changed it."""
+    how many counted; whether the call that returned it changed it; and whether that call
+    added a member listed (one not there before: a player arrived or came back)."""
 
     version: int
     listed: list[str]
     counted: int
     changed: bool
+    added: bool = False
 
 
 class StoreUnavailable(Exception):
@@ -133,12 +135,13 @@ class Store(ABC):
         ``("*", "reconnected")`` when any room's may have been (after an outage)."""
 
     @abstractmethod
-    async def list_add(self, key: str, member: str, expires_at: float) -> None:
-        """Put ``member`` in the listing ``key`` until ``expires_at`` (a Unix time)."""
+    async def list_add(self, key: str, member: str, expires_at: float) -> bool:
+        """Put ``member`` in the listing ``key`` until ``expires_at`` (a Unix time); True if
+        it was not in it."""
 
     @abstractmethod
-    async def list_remove(self, key: str, member: str) -> None:
-        """Take ``member`` out of the listing ``key``."""
+    async def list_remove(self, key: str, member: str) -> bool:
+        """Take ``member`` out of the listing ``key``; True if it was in it."""
 
     @abstractmethod
     async def list_members(self, key: str, now: float, limit: int) -> list[str]:

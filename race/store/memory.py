@@ -133,11 +133,14 @@ class MemoryStore(Store):
             if room in self._subscribed:
                 yield room, message
 
-    async def list_add(self, key: str, member: str, expires_at: float) -> None:
-        self._listings.setdefault(key, {})[member] = expires_at
+    async def list_add(self, key: str, member: str, expires_at: float) -> bool:
+        listing = self._listings.setdefault(key, {})
+        new = member not in listing
+        listing[member] = expires_at
+        return new
 
-    async def list_remove(self, key: str, member: str) -> None:
-        self._listings.get(key, {}).pop(member, None)
+    async def list_remove(self, key: str, member: str) -> bool:
+        return self._listings.get(key, {}).pop(member, None) is not None
 
     async def list_members(self, key: str, now: float, limit: int) -> list[str]:
         listing = self._listings.get(key, {})
@@ -152,10 +155,12 @@ class MemoryStore(Store):
         record = self._presence.get(room)
         if record is None or record.expiry <= time.monotonic():
             record = self._presence[room] = _Roll()
-        changed = False
+        changed = added = False
         for member in here:
             kind = record.counted if member.startswith(COUNTED) else record.listed
-            changed |= kind.pop(member, None) is None
+            new = kind.pop(member, None) is None
+            changed |= new
+            added |= new and kind is record.listed
             kind[member] = until  # last: each kind stays in the order of its members' times
         for member in gone:
             kind = record.counted if member.startswith(COUNTED) else record.listed
@@ -167,7 +172,7 @@ class MemoryStore(Store):
         if changed:  # like Redis: from the clock the first time, one up after that
             record.version = record.version + 1 if record.version else int(time.time() * 1000)
         record.expiry = time.monotonic() + self.ttl
-        return Roll(record.version, sorted(record.listed), len(record.counted), changed)
+        return Roll(record.version, sorted(record.listed), len(record.counted), changed, added)
 
     def _board(self, group: str) -> tuple[float, list[str], dict[str, tuple[str, str]]] | None:
         board = self._boards.get(group)

@@ -105,16 +105,20 @@ return 1
 
 # KEYS: the room's presence: listed members (a sorted set: member -> until), counted members
 # (likewise), the version. ARGV: now, until, ttl, n_here, here*, gone*.
-# Returns the version, the changed flag, the listed members, how many are counted.
+# Returns the version, the changed flag, the listed members, how many are counted, whether a
+# listed member was added.
 PRESENCE = """
 local function key(member)
   if string.sub(member, 1, #'COUNTED') == 'COUNTED' then return KEYS[2] end
   return KEYS[1]
 end
 local n = tonumber(ARGV[4])
-local changed = 0
+local changed, added = 0, 0
 for i = 5, 4 + n do
-  if redis.call('ZADD', key(ARGV[i]), ARGV[2], ARGV[i]) == 1 then changed = 1 end
+  if redis.call('ZADD', key(ARGV[i]), ARGV[2], ARGV[i]) == 1 then
+    changed = 1
+    if key(ARGV[i]) == KEYS[1] then added = 1 end
+  end
 end
 for i = 5 + n, #ARGV do
   if redis.call('ZREM', key(ARGV[i]), ARGV[i]) == 1 then changed = 1 end
@@ -131,7 +135,8 @@ elseif changed == 1 then
   version = redis.call('INCR', KEYS[3])
 end
 for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[3]) end
-return {string.format('%.0f', version), changed, redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('ZCARD', KEYS[2])}
+return {string.format('%.0f', version), changed, redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('ZCARD', KEYS[2]),
+        added}
 """.replace("COUNTED", COUNTED)
 
 
@@ -338,11 +343,11 @@ class RedisStore(Store):
             channel = msg["channel"]
             yield channel[channel.index("{") + 1 : channel.rindex("}")], msg["data"]
 
-    async def list_add(self, key: str, member: str, expires_at: float) -> None:
-        await self._call(lambda: self._redis.zadd(f"list:{key}", {member: expires_at}))
+    async def list_add(self, key: str, member: str, expires_at: float) -> bool:
+        return bool(await self._call(lambda: self._redis.zadd(f"list:{key}", {member: expires_at})))
 
-    async def list_remove(self, key: str, member: str) -> None:
-        await self._call(lambda: self._redis.zrem(f"list:{key}", member))
+    async def list_remove(self, key: str, member: str) -> bool:
+        return bool(await self._call(lambda: self._redis.zrem(f"list:{key}", member)))
 
     async def list_members(self, key: str, now: float, limit: int) -> list[str]:
         k = f"list:{key}"
@@ -355,8 +360,8 @@ class RedisStore(Store):
         key = f"{room_key(room)}:here"
         keys = [key, f"{room_key(room)}:watch", f"{key}:v"]
         args = [repr(now), repr(until), self.ttl, len(here), *here, *gone]
-        version, changed, listed, counted = await self._call(lambda: self._presence(keys=keys, args=args))
-        return Roll(int(version), sorted(listed), int(counted), bool(changed))
+        version, changed, listed, counted, added = await self._call(lambda: self._presence(keys=keys, args=args))
+        return Roll(int(version), sorted(listed), int(counted), bool(changed), bool(added))
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         keys = list(board_keys(group))
