@@ -243,6 +243,34 @@ async def test_the_live_list_may_be_a_moment_old_unless_this_process_changed_it(
     assert code not in await codes()
 
 
+async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -> None:
+    """A lobby whose host closed the tab is not stuck: a player with a connection open may
+    start the race or remove a player, and becomes the host."""
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
+    (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = joined["room"]["code"]
+    for session, name in ((bob, "Bob"), (cy, "Cy")):
+        await service.handle(session, p.Join(room=code, name=name))
+    now = service.clock() / 1000
+
+    async def refused(session: Session, msg: p.ClientMessage) -> None:
+        with pytest.raises(ProtocolError) as info:
+            await service.handle(session, msg)
+        assert info.value.code == "not_host"
+
+    await refused(bob, p.Start())  # nobody's presence known: the host is taken to be here
+    await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3"], until=now + 30)
+    await refused(bob, p.Remove(seat="s3"))  # the host is here
+    await store.presence(code, now, gone=["s1 c1"])  # Ann closed the tab
+    await service.handle(bob, p.Remove(seat="s3"))
+    room = (await service.handle(bob, p.Sync()))[0]  # then Bob's state
+    assert room["room"]["host"] == "s2" and [pl["seat"] for pl in room["room"]["players"]] == ["s1", "s2"]
+    await store.presence(code, now, here=["s1 c4"], until=now + 30)  # Ann is back: Bob stays host
+    await refused(ann, p.Start())
+    await service.handle(bob, p.Start())
+
+
 class CountingReads(MemoryStore):
     """The embedded store, counting the readings of the live list."""
 

@@ -578,3 +578,15 @@ def test_a_player_who_closes_the_tab_shows_as_away_and_spectators_are_counted(br
     expect(hp.get_by_test_id("rivals")).to_contain_text("· away")  # the line above the board, on phones
     expect(hp.get_by_test_id("race-side").get_by_test_id("watching")).to_have_text("1 watching")
     browsing.snap("away")
+
+
+def test_a_lobby_whose_host_went_away_can_still_start(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Host", difficulty="easy", deal=12)
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    bp = bob.page
+    expect(bp.get_by_test_id("start")).to_have_count(0)  # the host is here
+    host.page.close()
+    expect(bp.get_by_test_id("host-away")).to_be_visible()
+    bp.get_by_test_id("start").click()  # Bob acts as host, and becomes it
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(bp.locator("[data-testid=progress-s2] .tag", has_text="host")).to_be_visible()

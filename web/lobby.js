@@ -2,7 +2,7 @@
 // who is in and ready, and the host's start button).
 
 import { h, NAME_KEY, store } from "./dom.js";
-import { awayTag, watchingLine } from "./panels.js";
+import { awayTag, isAway, watchingLine } from "./panels.js";
 
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
 export function joinForm({ code, error, join }) {
@@ -47,7 +47,9 @@ let copied = { text: "", until: 0 };
  * not the seat's connection). */
 export function lobbyPanel({ room, seat, code, send, disabled = false, presence = null }) {
   const me = room.players.find((p) => p.seat === seat);
-  const host = room.host === seat;
+  // The host, or anyone here while the host is away (the server then makes them the host).
+  const hostAway = !!seat && isAway(presence, room.host, seat);
+  const host = room.host === seat || hostAway;
   const url = `${location.origin}/r/${code}`;
   const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
   const copy = h(
@@ -118,6 +120,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false, presence 
       host
         ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, "Start race")
         : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
+      hostAway ? h("p", { class: "muted", "data-testid": "host-away" }, "The host is away: you may start the race or remove players, and become the host.") : null,
       h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
     ),
     watchingLine(presence),

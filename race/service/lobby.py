@@ -175,15 +175,22 @@ class LobbyActions(ServiceBase):
         return []
 
     async def start(self, session: Session) -> list[dict[str, Any]]:
+        assert session.room is not None and session.seat is not None
+        here = await self._seats_here(session.room)
+
         def change(meta: Meta, now: int) -> None:
-            if meta.host != session.seat:
-                raise ProtocolError("not_host", "only the host can start the race")
+            _act_as_host(meta, session.seat or "", here, "only the host can start the race")
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "the race has already started")
             self._begin(meta, now)
 
         await self._change_meta(session, change)
         return []
+
+    async def _seats_here(self, code: str) -> set[str] | None:
+        """The seats with a connection open (``None``: not known, nobody has arrived yet)."""
+        roll = await self.store.presence(code, self.clock() / 1000)
+        return {m.partition(" ")[0] for m in roll.listed} if roll.version else None
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
         """Give up one's seat in the lobby; the connection is then in no room. A retry (the
@@ -202,22 +209,23 @@ class LobbyActions(ServiceBase):
         assert session.room is not None and session.seat is not None
         if sid == session.seat:
             raise ProtocolError("bad_seat", "to give up your own seat, send leave")
-        if await self._unseat(session.room, sid, host=session.seat):
+        if await self._unseat(session.room, sid, host=session.seat, here=await self._seats_here(session.room)):
             log.info("room %s: %s removed by the host", session.room, sid)
         await self.store.publish(session.room, _dump({"type": "_removed", "seat": sid}))
         return []
 
-    async def _unseat(self, code: str, sid: str, *, host: str | None) -> bool:
-        """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given),
-        deleting the seat and its token; the host's role passes to the next seat, and a lobby
-        whose remaining players are all ready starts, as when the last of them says ready.
-        False when the seat had already been given up."""
+    async def _unseat(self, code: str, sid: str, *, host: str | None, here: set[str] | None = None) -> bool:
+        """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given;
+        ``here``: the seats connected, see :func:`_act_as_host`), deleting the seat and its
+        token; the host's role passes to the next seat, and a lobby whose remaining players
+        are all ready starts, as when the last of them says ready. False when the seat had
+        already been given up."""
         for _ in range(RETRIES):
             docs = await self._room(code)
             meta = META.decode(docs["meta"].data)
             now = self.clock()
-            if host is not None and meta.host != host:
-                raise ProtocolError("not_host", "only the host can remove a player")
+            if host is not None:
+                _act_as_host(meta, host, here, "only the host can remove a player")
             if sid not in meta.seats:
                 if int(sid[1:]) <= _last_seat(meta):
                     return False  # given up already (this is a retry)
@@ -282,3 +290,14 @@ def _last_seat(meta: Meta) -> int:
     """The highest seat number the room has handed out (rooms from before ``last_seat``
     was kept: the highest seated)."""
     return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)
+
+
+def _act_as_host(meta: Meta, seat: str, here: set[str] | None, refusal: str) -> None:
+    """Let ``seat`` do what only the host may: it is the host, or the host is away (no
+    connection open, by ``here``: the seats connected, ``None`` when not known), and then
+    ``seat`` takes over as host, so a lobby whose host went away is not stuck."""
+    if meta.host == seat:
+        return
+    if here is None or meta.host in here or seat not in here:
+        raise ProtocolError("not_host", f"{refusal} (or any player here while the host is away)")
+    meta.host = seat
