@@ -271,7 +271,7 @@ class Connection:
         another (or resumed in the same). Whoever arrives is told who is here."""
         if before is not None and before != after:
             await self.presence.depart(*before)
-        if after is not None and (after != before or self.arrived):
+        if after is not None and (after != before or self.arrived) and not self.closing:
             view = await self.presence.arrive(*after, self.id)
             if view is not None:
                 await self.reply(view)

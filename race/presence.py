@@ -144,7 +144,7 @@ class Presence:
                     here = sorted(self.local.get(room, ()))
                 now = self.clock()
                 roll = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
-            view = presence_view(roll.version, roll.listed, roll.counted)
+            view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             if tell == "always" or (roll.changed and tell == "now"):
                 text = p.encode(view)
                 await self.store.publish(room, text if skip is None else not_to(skip, text))

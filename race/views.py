@@ -82,12 +82,16 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
     }
 
 
-def presence_view(version: int, listed: Iterable[str], watching: int) -> dict[str, Any]:
+def presence_view(
+    version: int, listed: Iterable[str], watching: int, gone_at: Iterable[tuple[str, float]] = ()
+) -> dict[str, Any]:
     """The ``presence`` message for a room's presence record: the seats with at least one
-    open connection (from the members listed, ``"SEAT CONN"``), and how many spectators.
+    open connection (from the members listed, ``"SEAT CONN"``), how many spectators, and
+    since when (server milliseconds) each seat that went is away.
 
-    >>> presence_view(4, ["s1 a", "s1 b", "s10 c", "s3 d"], 2)
-    {'type': 'presence', 'version': 4, 'here': ['s1', 's3', 's10'], 'watching': 2}
+    >>> presence_view(4, ["s1 a", "s1 b", "s10 c", "s3 d"], 2, [("s2", 1795952760.5)])
+    {'type': 'presence', 'version': 4, 'here': ['s1', 's3', 's10'], 'watching': 2, 'away_since': {'s2': 1795952760500}}
     """
     here = sorted({m.partition(" ")[0] for m in listed}, key=lambda s: (len(s), s))
-    return {"type": "presence", "version": version, "here": here, "watching": watching}
+    away = {seat: round(at * 1000) for seat, at in gone_at}
+    return {"type": "presence", "version": version, "here": here, "watching": watching, "away_since": away}

@@ -262,13 +262,20 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     await refused(bob, p.Start())  # nobody's presence known: the host is taken to be here
     await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3"], until=now + 30)
     await refused(bob, p.Remove(seat="s3"))  # the host is here
-    await store.presence(code, now, gone=["s1 c1"])  # Ann closed the tab
+    await store.presence(code, now, gone=["s1 c1"])  # Ann closed the tab, or is reloading it
+    with pytest.raises(ProtocolError, match="may be back: try again in 15 s"):
+        await service.handle(bob, p.Remove(seat="s3"))
+    await store.presence(code, now, here=["s1 c5"], until=now + 30)
+    await store.presence(code, now - 16, gone=["s1 c5"])  # gone for good: 16 s ago
     await service.handle(bob, p.Remove(seat="s3"))
     room = (await service.handle(bob, p.Sync()))[0]  # then Bob's state
     assert room["room"]["host"] == "s2" and [pl["seat"] for pl in room["room"]["players"]] == ["s1", "s2"]
     await store.presence(code, now, here=["s1 c4"], until=now + 30)  # Ann is back: Bob stays host
     await refused(ann, p.Start())
     await service.handle(bob, p.Start())
+    with pytest.raises(ProtocolError) as info:  # removed meanwhile: removes nobody
+        await service.handle(cy, p.Remove(seat="s1"))
+    assert info.value.code == "not_in_room"
 
 
 class CountingReads(MemoryStore):

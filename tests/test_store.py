@@ -149,14 +149,23 @@ async def test_presence_counts_changes_and_drops_members_whose_time_ran_out(stor
     assert await store.presence(r, 1010.0, here=["s1 a", "~ w"], until=1040.0) == first._replace(
         changed=False, added=False
     )
-    assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == Roll(first.version + 1, ["s2 b"], 1, True)
-    assert await store.presence(r, 1010.0, gone=["s1 a"]) == Roll(first.version + 1, ["s2 b"], 1, False)
+    # A seat whose last connection went is away since then.
+    s1_gone = (("s1", 1010.0),)
+    assert await store.presence(r, 1010.0, gone=["s1 a", "nobody"]) == Roll(
+        first.version + 1, ["s2 b"], 1, True, gone_at=s1_gone
+    )
+    assert await store.presence(r, 1010.0, gone=["s1 a"]) == Roll(
+        first.version + 1, ["s2 b"], 1, False, gone_at=s1_gone
+    )
     # s2 b was last seen until 1030, ~ w until 1040: by 1031 s2 b's time ran out, whoever asks.
-    assert await store.presence(r, 1031.0, here=["~ x"], until=1060.0) == Roll(first.version + 2, [], 2, True)
-    back = await store.presence(r, 1031.0, here=["s2 b"], until=1060.0)  # a spectator is never "added"
-    assert (back.listed, back.changed, back.added) == (["s2 b"], True, True)
-    await store.presence(r, 1031.0, gone=["s2 b"])
-    assert await store.presence(r, 1041.0) == Roll(first.version + 5, [], 1, True)
+    both_gone = (*s1_gone, ("s2", 1031.0))
+    assert await store.presence(r, 1031.0, here=["~ x"], until=1060.0) == Roll(
+        first.version + 2, [], 2, True, gone_at=both_gone
+    )
+    back = await store.presence(r, 1035.0, here=["s2 b"], until=1060.0)  # a spectator is never "added"
+    assert (back.listed, back.changed, back.added, back.gone_at) == (["s2 b"], True, True, s1_gone)
+    await store.presence(r, 1036.0, gone=["s2 b"])
+    assert await store.presence(r, 1041.0) == Roll(first.version + 5, [], 1, True, gone_at=(*s1_gone, ("s2", 1036.0)))
     assert await store.presence(room(), 1031.0) == Roll(0, [], 0, False)  # rooms apart
 
 

@@ -2,7 +2,7 @@
 // who is in and ready, and the host's start button).
 
 import { h, NAME_KEY, store } from "./dom.js";
-import { awayTag, isAway, watchingLine } from "./panels.js";
+import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
 export function joinForm({ code, error, join }) {
@@ -45,10 +45,11 @@ let copied = { text: "", until: 0 };
 /** The lobby of ``room`` as ``seat`` sees it; ``send(msg)`` sends ``ready``, ``start``,
  * ``leave`` and the host's ``remove`` (their buttons are ``disabled`` while this page is
  * not the seat's connection). */
-export function lobbyPanel({ room, seat, code, send, disabled = false, presence = null }) {
+export function lobbyPanel({ room, seat, code, send, disabled = false, presence = null, now = Date.now() }) {
   const me = room.players.find((p) => p.seat === seat);
-  // The host, or anyone here while the host is away (the server then makes them the host).
-  const hostAway = !!seat && isAway(presence, room.host, seat);
+  // The host, or anyone here once the host has been away a while (the server then makes
+  // them the host).
+  const hostAway = !!seat && hostAwayIn(presence, room.host, seat, now) === 0;
   const host = room.host === seat || hostAway;
   const url = `${location.origin}/r/${code}`;
   const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });

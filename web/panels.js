@@ -26,6 +26,16 @@ export function isAway(presence, seat, me = null) {
   return !!presence && seat !== me && !presence.here.includes(seat);
 }
 
+/** How long (ms, by the server's clock ``now``) until a host who went away has been gone
+ * long enough for the others to act as host (the server's rule: a reload is not away);
+ * null while the host is here or nothing is known. */
+export const HOST_AWAY_MS = 15000;
+export function hostAwayIn(presence, host, me, now) {
+  if (!presence || !host || !isAway(presence, host, me)) return null;
+  const since = presence.away_since?.[host];
+  return since === undefined ? 0 : Math.max(0, since + HOST_AWAY_MS - now);
+}
+
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
   return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: "not connected" }, "away") : null;
@@ -56,7 +66,7 @@ export function presenceNews(before, after, players, me = null, seen = new Set()
 /** Keep the room's newer `presence` message: they may arrive out of order across servers,
  * and the same one again (each server repeats it now and then): ``current`` is kept then. */
 export function newerPresence(current, m) {
-  return !current || m.version > current.version ? { version: m.version, here: m.here, watching: m.watching } : current;
+  return !current || m.version > current.version ? { version: m.version, here: m.here, watching: m.watching, away_since: m.away_since || {} } : current;
 }
 
 /** One row per player: name (as text), a bar of cards on the foundations out of 104, moves;

@@ -9,7 +9,7 @@ import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
-import { applyPlayer, isAway, newerPresence, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
+import { applyPlayer, hostAwayIn, isAway, newerPresence, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 
@@ -81,6 +81,7 @@ export class RoomView {
   destroy() {
     clearInterval(this.ticker);
     clearTimeout(this.pendingTimer);
+    clearTimeout(this.hostTimer);
     document.removeEventListener("keydown", this.keyHandler);
     this.link.close();
   }
@@ -527,7 +528,12 @@ export class RoomView {
 
   renderLobby() {
     const send = (msg) => this.sendNow(msg);
-    refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked, presence: this.presence }));
+    const now = this.link.serverNow();
+    refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked, presence: this.presence, now }));
+    // A host who just went away may be reloading: the others may act as host a little later.
+    const wait = hostAwayIn(this.presence, this.room.host, this.seat, now);
+    clearTimeout(this.hostTimer);
+    if (wait) this.hostTimer = setTimeout(() => this.phase === "lobby" && this.renderLobby(), wait + 50);
   }
 
   /** Send a lobby or room message now, or say why it cannot go. */

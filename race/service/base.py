@@ -154,12 +154,9 @@ class ServiceBase:
                 return rooms
         scan = self._scan
         if scan is None or scan[0] != self._listing_gen or scan[1] != limit or scan[3].done():
-            scan = self._scan = (
-                self._listing_gen,
-                limit,
-                time.monotonic(),
-                asyncio.create_task(self._scan_live(limit)),
-            )
+            reading = asyncio.create_task(self._scan_live(limit))
+            reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # seen, if all waiters left
+            scan = self._scan = (self._listing_gen, limit, time.monotonic(), reading)
         gen, _, started, task = scan
         rooms = await asyncio.shield(task)  # one caller gone does not stop the others' reading
         if gen == self._listing_gen:
@@ -172,13 +169,13 @@ class ServiceBase:
             (doc,) = await self.store.read(code, ["meta"])
             meta = META.decode(doc.data) if doc is not None else None
             if meta is None or not meta.listed or phase(meta, self.clock()) == "over":
-                await self._unlist(code)  # expired, or over by its time limit
+                await self._unlist(code, reading=True)  # expired, or over by its time limit
                 continue
             ph = phase(meta, self.clock())
             roll = await self.store.presence(code, self.clock() / 1000)
             if not roll.listed:
                 if roll.version:  # not a room whose creator is still on the way in
-                    await self._unlist(code)
+                    await self._unlist(code, reading=True)
                     if (await self.store.presence(code, self.clock() / 1000)).listed:
                         await self.list_room(meta)  # a player came in meanwhile (and relisted first)
                 continue
@@ -196,8 +193,10 @@ class ServiceBase:
             )
         return out
 
-    async def _unlist(self, code: str) -> None:
-        if await self.store.list_remove(LISTING, code):
+    async def _unlist(self, code: str, *, reading: bool = False) -> None:
+        """Take a room off the live list (``reading``: by the reading of it, which leaves it
+        out of its answer, so that answer stays good)."""
+        if await self.store.list_remove(LISTING, code) and not reading:
             self._listing_gen += 1
 
     async def relist(self, code: str) -> None:

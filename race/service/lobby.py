@@ -23,9 +23,15 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, log
+from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
+
+#: How long a host must have been away before another player may act as host: a page being
+#: reloaded, or a phone that dropped its connection for a moment, is not gone.
+HOST_AWAY_MS = 15_000
+#: The seats with a connection open, and since when (server ms) each seat that went is away.
+Here = tuple[set[str], dict[str, int]]
 
 
 class LobbyActions(ServiceBase):
@@ -176,10 +182,10 @@ class LobbyActions(ServiceBase):
 
     async def start(self, session: Session) -> list[dict[str, Any]]:
         assert session.room is not None and session.seat is not None
-        here = await self._seats_here(session.room)
+        here = await self._seats_here(session.room, session.seat)
 
         def change(meta: Meta, now: int) -> None:
-            _act_as_host(meta, session.seat or "", here, "only the host can start the race")
+            _act_as_host(meta, session.seat or "", here, now, "only the host can start the race")
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "the race has already started")
             self._begin(meta, now)
@@ -187,10 +193,17 @@ class LobbyActions(ServiceBase):
         await self._change_meta(session, change)
         return []
 
-    async def _seats_here(self, code: str) -> set[str] | None:
-        """The seats with a connection open (``None``: not known, nobody has arrived yet)."""
+    async def _seats_here(self, code: str, seat: str) -> Here | None:
+        """For ``seat``'s host-only message: ``None`` if it is the host or if nobody's
+        presence is known yet, else the seats with a connection open, and since when
+        (server ms) each of those that went is away."""
+        (doc,) = await self.store.read(code, ["meta"])
+        if doc is None or META.decode(doc.data).host == seat:
+            return None
         roll = await self.store.presence(code, self.clock() / 1000)
-        return {m.partition(" ")[0] for m in roll.listed} if roll.version else None
+        if not roll.version:
+            return None
+        return {m.partition(" ")[0] for m in roll.listed}, {s: round(t * 1000) for s, t in roll.gone_at}
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
         """Give up one's seat in the lobby; the connection is then in no room. A retry (the
@@ -209,12 +222,13 @@ class LobbyActions(ServiceBase):
         assert session.room is not None and session.seat is not None
         if sid == session.seat:
             raise ProtocolError("bad_seat", "to give up your own seat, send leave")
-        if await self._unseat(session.room, sid, host=session.seat, here=await self._seats_here(session.room)):
+        here = await self._seats_here(session.room, session.seat)
+        if await self._unseat(session.room, sid, host=session.seat, here=here):
             log.info("room %s: %s removed by the host", session.room, sid)
         await self.store.publish(session.room, _dump({"type": "_removed", "seat": sid}))
         return []
 
-    async def _unseat(self, code: str, sid: str, *, host: str | None, here: set[str] | None = None) -> bool:
+    async def _unseat(self, code: str, sid: str, *, host: str | None, here: Here | None = None) -> bool:
         """Take seat ``sid`` out of the room's lobby (for its host, when ``host`` is given;
         ``here``: the seats connected, see :func:`_act_as_host`), deleting the seat and its
         token; the host's role passes to the next seat, and a lobby whose remaining players
@@ -225,7 +239,9 @@ class LobbyActions(ServiceBase):
             meta = META.decode(docs["meta"].data)
             now = self.clock()
             if host is not None:
-                _act_as_host(meta, host, here, "only the host can remove a player")
+                if host not in meta.seats:  # removed since: it may not remove anyone
+                    raise _gone()
+                _act_as_host(meta, host, here, now, "only the host can remove a player")
             if sid not in meta.seats:
                 if int(sid[1:]) <= _last_seat(meta):
                     return False  # given up already (this is a retry)
@@ -292,12 +308,18 @@ def _last_seat(meta: Meta) -> int:
     return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)
 
 
-def _act_as_host(meta: Meta, seat: str, here: set[str] | None, refusal: str) -> None:
-    """Let ``seat`` do what only the host may: it is the host, or the host is away (no
-    connection open, by ``here``: the seats connected, ``None`` when not known), and then
-    ``seat`` takes over as host, so a lobby whose host went away is not stuck."""
+def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: str) -> None:
+    """Let ``seat`` do what only the host may: it is the host, or the host has been away (no
+    connection open, by ``here``) for :data:`HOST_AWAY_MS`, and then ``seat`` takes over as
+    host, so a lobby whose host went away is not stuck; a page being reloaded is not away."""
     if meta.host == seat:
         return
-    if here is None or meta.host in here or seat not in here:
+    seats, since = here or (set(), {})
+    if here is None or meta.host in seats or seat not in seats:
         raise ProtocolError("not_host", f"{refusal} (or any player here while the host is away)")
+    wait = since.get(meta.host, 0) + HOST_AWAY_MS - now
+    if wait > 0:
+        raise ProtocolError(
+            "not_host", f"the host went away only now and may be back: try again in {wait // 1000 + 1} s"
+        )
     meta.host = seat

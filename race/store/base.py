@@ -36,14 +36,17 @@ class Roll(NamedTuple):
     the later is known whichever arrives first (it starts from the clock in milliseconds,
     so it goes on growing even if the store lost the record, as long as there were fewer
     changes than milliseconds); the members listed (sorted);
-    how many counted; whether the call that returned it changed it; and whether that call
-    added a member listed (one not there before: a player arrived or came back)."""
+    how many counted; whether the call that returned it changed it; whether that call added
+    a member listed (one not there before: a player arrived or came back); and, for each
+    seat whose last listed member went (its first word: ``"s1 CONN"`` is seat ``s1``), when
+    that was noticed (the ``now`` of that call), while the seat has none."""
 
     version: int
     listed: list[str]
     counted: int
     changed: bool
     added: bool = False
+    gone_at: tuple[tuple[str, float], ...] = ()
 
 
 class StoreUnavailable(Exception):

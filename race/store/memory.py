@@ -20,6 +20,7 @@ class _Roll:
 
     listed: dict[str, float] = field(default_factory=dict)
     counted: dict[str, float] = field(default_factory=dict)
+    gone_at: dict[str, float] = field(default_factory=dict)  # seat -> when its last member went
     version: int = 0
     expiry: float = 0.0
 
@@ -155,6 +156,7 @@ class MemoryStore(Store):
         record = self._presence.get(room)
         if record is None or record.expiry <= time.monotonic():
             record = self._presence[room] = _Roll()
+        before = {m.partition(" ")[0] for m in record.listed}
         changed = added = False
         for member in here:
             kind = record.counted if member.startswith(COUNTED) else record.listed
@@ -169,10 +171,15 @@ class MemoryStore(Store):
             while kind and next(iter(kind.values())) <= now:  # the earliest first: no full scan
                 del kind[next(iter(kind))]
                 changed = True
+        after = {m.partition(" ")[0] for m in record.listed}
+        record.gone_at.update((seat, now) for seat in before - after)
+        for seat in after:
+            record.gone_at.pop(seat, None)
         if changed:  # like Redis: from the clock the first time, one up after that
             record.version = record.version + 1 if record.version else int(time.time() * 1000)
         record.expiry = time.monotonic() + self.ttl
-        return Roll(record.version, sorted(record.listed), len(record.counted), changed, added)
+        gone_at = tuple(sorted(record.gone_at.items()))
+        return Roll(record.version, sorted(record.listed), len(record.counted), changed, added, gone_at)
 
     def _board(self, group: str) -> tuple[float, list[str], dict[str, tuple[str, str]]] | None:
         board = self._boards.get(group)

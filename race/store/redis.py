@@ -104,14 +104,21 @@ return 1
 
 
 # KEYS: the room's presence: listed members (a sorted set: member -> until), counted members
-# (likewise), the version. ARGV: now, until, ttl, n_here, here*, gone*.
+# (likewise), the version, when each seat's last listed member went (a hash: seat -> time).
+# ARGV: now, until, ttl, n_here, here*, gone*.
 # Returns the version, the changed flag, the listed members, how many are counted, whether a
-# listed member was added.
+# listed member was added, and the seats gone with their times (flat).
 PRESENCE = """
 local function key(member)
   if string.sub(member, 1, #'COUNTED') == 'COUNTED' then return KEYS[2] end
   return KEYS[1]
 end
+local function seats()
+  local out = {}
+  for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do out[string.match(m, '^(%S+)')] = true end
+  return out
+end
+local before = seats()
 local n = tonumber(ARGV[4])
 local changed, added = 0, 0
 for i = 5, 4 + n do
@@ -126,6 +133,11 @@ end
 for k = 1, 2 do
   if redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', ARGV[1]) > 0 then changed = 1 end
 end
+local after = seats()
+for seat in pairs(before) do
+  if not after[seat] then redis.call('HSET', KEYS[4], seat, ARGV[1]) end
+end
+for seat in pairs(after) do redis.call('HDEL', KEYS[4], seat) end
 local version = tonumber(redis.call('GET', KEYS[3]) or '0')
 if changed == 1 and version == 0 then  -- from the clock, so it grows even after a lost record
   local t = redis.call('TIME')
@@ -134,9 +146,9 @@ if changed == 1 and version == 0 then  -- from the clock, so it grows even after
 elseif changed == 1 then
   version = redis.call('INCR', KEYS[3])
 end
-for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[3]) end
+for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ARGV[3]) end
 return {string.format('%.0f', version), changed, redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('ZCARD', KEYS[2]),
-        added}
+        added, redis.call('HGETALL', KEYS[4])}
 """.replace("COUNTED", COUNTED)
 
 
@@ -358,10 +370,11 @@ class RedisStore(Store):
         self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
     ) -> Roll:
         key = f"{room_key(room)}:here"
-        keys = [key, f"{room_key(room)}:watch", f"{key}:v"]
+        keys = [key, f"{room_key(room)}:watch", f"{key}:v", f"{key}:left"]
         args = [repr(now), repr(until), self.ttl, len(here), *here, *gone]
-        version, changed, listed, counted, added = await self._call(lambda: self._presence(keys=keys, args=args))
-        return Roll(int(version), sorted(listed), int(counted), bool(changed), bool(added))
+        version, changed, listed, counted, added, left = await self._call(lambda: self._presence(keys=keys, args=args))
+        gone_at = tuple(sorted((left[i], float(left[i + 1])) for i in range(0, len(left), 2)))
+        return Roll(int(version), sorted(listed), int(counted), bool(changed), bool(added), gone_at)
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         keys = list(board_keys(group))
