@@ -320,6 +320,6 @@ def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: st
     wait = since.get(meta.host, 0) + HOST_AWAY_MS - now
     if wait > 0:
         raise ProtocolError(
-            "not_host", f"the host went away only now and may be back: try again in {wait // 1000 + 1} s"
+            "not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s"
         )
     meta.host = seat
