@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from race import protocol as p
-from race.connection import Connection
+from race.connection import Connection, CreationLimit
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
+    creations = CreationLimit(settings.rooms_per_minute_per_ip)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -90,7 +91,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
             }
-            await Connection(ws, hub, service, settings, presence).run(greeting)
+            await Connection(ws, hub, service, settings, presence, creations, ip).run(greeting)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:

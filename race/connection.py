@@ -57,10 +57,40 @@ class TokenBucket:
         return False
 
 
+class CreationLimit:
+    """Rooms created per client address, each process counting its own: a room is kept a
+    day, so without a bound one address could fill the store (leave, create, repeat)."""
+
+    MAX_ADDRESSES = 10_000  # beyond this many, addresses whose bucket is full again are forgotten
+
+    def __init__(self, per_minute: float) -> None:
+        self.per_minute = per_minute
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        if len(self.buckets) > self.MAX_ADDRESSES:
+            now = time.monotonic()
+            self.buckets = {a: b for a, b in self.buckets.items() if now - b.stamp < 60}
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            burst = max(1, int(self.per_minute))
+            bucket = self.buckets[address] = TokenBucket(self.per_minute / 60, burst)
+        return bucket.take()
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, hub: Hub, service: RaceService, settings: Settings, presence: Presence) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        hub: Hub,
+        service: RaceService,
+        settings: Settings,
+        presence: Presence,
+        creations: CreationLimit,
+        address: str,
+    ) -> None:
         self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
-        self.presence = presence
+        self.presence, self.creations, self.address = presence, creations, address
         self.id = secrets.token_hex(8)
         self.session = Session(self.id)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
@@ -209,6 +239,9 @@ class Connection:
             await self.reply(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
+        if isinstance(msg, p.Create | p.Daily) and self.session.role is None and not self.creations.take(self.address):
+            per = self.creations.per_minute
+            raise ProtocolError("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
         following: str | None = None  # a leaderboard this message starts to follow
         if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
             # Follow the board's updates from before it is read, so none falls between.

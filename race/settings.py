@@ -21,6 +21,7 @@ class Settings:
     rate_burst: int = 40
     max_game_moves: int = 10_000
     max_connections_per_ip: int = 64
+    rooms_per_minute_per_ip: float = 10.0
     allowed_origins: tuple[str, ...] = ()
     send_queue: int = 256
     web_dir: Path = WEB_DIR
@@ -56,6 +57,7 @@ class Settings:
             rate_burst=int(num("RATE_LIMIT_BURST", cls.rate_burst)),
             max_game_moves=int(num("MAX_GAME_MOVES", cls.max_game_moves)),
             max_connections_per_ip=int(num("MAX_CONNECTIONS_PER_IP", cls.max_connections_per_ip)),
+            rooms_per_minute_per_ip=num("ROOMS_PER_MINUTE_PER_IP", cls.rooms_per_minute_per_ip),
             allowed_origins=origins,
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),

@@ -1,5 +1,5 @@
-"""Connection limits over real websockets to a real server: connections per address, and
-the origin check for browsers. (Message size and rate limits: test_server_input.py.)"""
+"""Limits over real websockets to a real server: connections and rooms created per address,
+and the origin check for browsers. (Message size and rate limits: test_server_input.py.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,12 @@ from tests.support import Client, Server
 
 @pytest.fixture(scope="module")
 def limited() -> Iterator[Server]:
-    s = Server("", MAX_CONNECTIONS_PER_IP="3", ALLOWED_ORIGINS="https://race.example, https://www.race.example")
+    s = Server(
+        "",
+        MAX_CONNECTIONS_PER_IP="3",
+        ROOMS_PER_MINUTE_PER_IP="2",
+        ALLOWED_ORIGINS="https://race.example, https://www.race.example",
+    )
     yield s
     s.stop()
 
@@ -50,6 +55,24 @@ async def test_connections_per_address_are_limited(limited: Server) -> None:
     else:
         raise AssertionError("the closed connection's slot was never freed")
     for c in held + proxied:
+        await c.close()
+
+
+async def test_rooms_created_per_address_are_limited(limited: Server) -> None:
+    """A room is kept a day: one address may not fill the store by leaving and creating."""
+    # (Addresses of their own, behind this machine as a trusted proxy: the other tests'
+    # connections from 127.0.0.1 count against its 3.)
+    client = await Client.connect(limited.ws_url, additional_headers={"X-Forwarded-For": "203.0.113.8"})
+    for _ in range(2):
+        assert (await client.request({"type": "create", "name": "Ann"}, "joined"))["type"] == "joined"
+        assert (await client.request({"type": "leave"}, "left"))["type"] == "left"
+    third = await client.request({"type": "create", "name": "Ann"}, "joined")
+    assert (third["type"], third["code"]) == ("error", "too_many_rooms")
+    # The connection is unharmed; another address is not held back.
+    assert (await client.request({"type": "ping"}, "pong"))["type"] == "pong"
+    other = await Client.connect(limited.ws_url, additional_headers={"X-Forwarded-For": "203.0.113.9"})
+    assert (await other.request({"type": "create", "name": "Bo"}, "joined"))["type"] == "joined"
+    for c in (client, other):
         await c.close()
 
 

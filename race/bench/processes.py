@@ -79,6 +79,7 @@ def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tupl
         "RATE_LIMIT_PER_SECOND": "1000000",
         "RATE_LIMIT_BURST": "1000000",
         "MAX_CONNECTIONS_PER_IP": str(10 * spectators + 10_000),
+        "ROOMS_PER_MINUTE_PER_IP": "1000000",  # every bench player is 127.0.0.1
         "ROOM_TTL_SECONDS": "900",
         "LOG_LEVEL": "WARNING",
         "BENCH_ECHO": "1",
