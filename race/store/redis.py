@@ -372,7 +372,7 @@ class RedisStore(Store):
         key = f"{room_key(room)}:here"
         keys = [key, f"{room_key(room)}:watch", f"{key}:v", f"{key}:left"]
         args = [repr(now), repr(until), self.ttl, len(here), *here, *gone]
-        version, changed, listed, counted, added, left = await self._call(lambda: self._presence(keys=keys, args=args))
+        version, changed, listed, counted, added, left = await self._script(self._presence, keys, args)
         gone_at = tuple(sorted((left[i], float(left[i + 1])) for i in range(0, len(left), 2)))
         return Roll(int(version), sorted(listed), int(counted), bool(changed), bool(added), gone_at)
 
