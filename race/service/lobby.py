@@ -25,7 +25,7 @@ from race.rooms import (
 )
 from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
-from race.views import META, room_view, seats_of
+from race.views import META, presence_view, room_view, seats_of
 
 #: How long a host must have been away before another player may act as host: a page being
 #: reloaded, or a phone that dropped its connection for a moment, is not gone.
@@ -203,7 +203,8 @@ class LobbyActions(ServiceBase):
         roll = await self.store.presence(code, self.clock() / 1000)
         if not roll.version:
             return None
-        return {m.partition(" ")[0] for m in roll.listed}, {s: round(t * 1000) for s, t in roll.gone_at}
+        view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)  # what the pages are told
+        return set(view["here"]), view["away_since"]
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
         """Give up one's seat in the lobby; the connection is then in no room. A retry (the
