@@ -230,8 +230,8 @@ class Connection:
             await self._dispatch(msg)
         except ProtocolError as exc:
             await self.reply(p.error(exc.code, exc.message, **exc.extra))
-        except StoreUnavailable:
-            log.warning("store unavailable while handling a message")
+        except StoreUnavailable as exc:
+            log.warning("store unavailable while handling a message: %s", exc)
             unavailable = "the service is temporarily unavailable; try again (retrying is safe)"
             await self.reply(p.error("unavailable", unavailable))
         except Exception:

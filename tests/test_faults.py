@@ -362,6 +362,58 @@ async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
         redis.stop()
 
 
+async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
+    """The primary a server talks to is demoted to a read-only replica (a failover, seen
+    from the old primary): every write gets ``unavailable`` rather than an internal error,
+    reads go on (a spectator still gets the room), nothing is written, and once it is a
+    primary again the retried move applies once."""
+    redis = RedisServer()
+    server = fast_server(redis.url)
+    admin = aioredis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        ann, joined = await seat(server, "create", None, "Ann")
+        code = joined["room"]["code"]
+        bob, _ = await seat(server, "join", code, "Bob")
+        await ann.send({"type": "start"})
+        await racing(ann, bob)
+        state = await play(ann, "ann", winning_line()[:3], joined["state"])
+        before = await stored_games(redis.url, code)
+
+        # A replica of a primary that is not there: it keeps its data, serves reads and
+        # refuses every write with READONLY, as an old primary does after a failover.
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            nowhere = s.getsockname()[1]
+        await admin.execute_command("REPLICAOF", "127.0.0.1", str(nowhere))
+        move = {"type": "move", "move": winning_line()[3], "version": state["version"], "id": "ann-3"}
+        newcomer = await connect(server)
+        attempts: list[tuple[Client, dict[str, Any]]] = [
+            (ann, move),
+            (ann, {"type": "undo", "version": state["version"]}),
+            (bob, {"type": "resign"}),
+            (newcomer, {"type": "create", "name": "Dee"}),
+        ]
+        for client, msg in attempts:
+            reply = await client.request(msg, "__none__")
+            assert reply["code"] == "unavailable" and "temporarily unavailable" in reply["message"], (msg, reply)
+        watching = await newcomer.request({"type": "watch", "room": code}, "watching")
+        assert watching["type"] == "watching" and watching["room"]["players"][0]["version"] == state["version"]
+        assert get_json(server.url + "/api/rooms")[0] in (200, 503)
+        assert (await stored_games(redis.url, code)) == before
+
+        await admin.execute_command("REPLICAOF", "NO", "ONE")
+        retried = await ann.request(move, "state")
+        assert retried["type"] == "state" and retried["version"] == state["version"] + 1, retried
+        seen = await bob.expect("player", where=lambda m: m["player"]["version"] == retried["version"])
+        assert seen["player"]["moves"] == 4
+        assert server.process.wait_for("store unavailable while handling a message: Redis is unavailable: READONLY")
+        no_tracebacks(server)
+    finally:
+        await admin.aclose()
+        server.stop()
+        redis.stop()
+
+
 @pytest.fixture(scope="module")
 def pair(redis_url: str) -> Iterator[tuple[Server, Server]]:
     a, b = fast_server(redis_url), fast_server(redis_url)

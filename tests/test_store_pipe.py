@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 
 from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
 from race.store.redis import COMMIT
@@ -48,6 +48,11 @@ def test_parse_returns_error_replies_as_exceptions() -> None:
     assert isinstance(loading, RedisConnectionError)  # the store reports it as unavailable
     noscript, _ = parse(bytearray(b"-NOSCRIPT No matching script\r\n"), 0)
     assert isinstance(noscript, NoScriptError)
+    readonly, _ = parse(bytearray(b"-READONLY You can't write against a read only replica.\r\n"), 0)
+    assert isinstance(readonly, ReadOnlyError)  # a failover: the store reports it as unavailable
+    masterdown, _ = parse(bytearray(b"-MASTERDOWN Link with MASTER is down\r\n"), 0)
+    assert isinstance(masterdown, MasterDownError)
+    assert type(parse(bytearray(b"-READONLYISH no\r\n"), 0)[0]) is ResponseError  # the whole first word
 
 
 async def test_concurrent_commands_get_their_own_replies(redis_url: str) -> None:

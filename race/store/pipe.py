@@ -24,11 +24,17 @@ from collections.abc import AsyncGenerator
 from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from redis.exceptions import BusyLoadingError, NoScriptError, ResponseError
+from redis.exceptions import BusyLoadingError, MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 log = logging.getLogger(__name__)
 _INCOMPLETE = object()
+_ERRORS: dict[str, type[Exception]] = {
+    "NOSCRIPT": NoScriptError,
+    "LOADING": BusyLoadingError,
+    "READONLY": ReadOnlyError,
+    "MASTERDOWN": MasterDownError,
+}
 
 
 def encode(args: tuple[Any, ...]) -> bytes:
@@ -52,7 +58,9 @@ def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
     """One RESP2 reply at ``buf[pos:]`` and the position after it, or ``(_INCOMPLETE, pos)``.
     Bulk strings are decoded as UTF-8; an error reply is returned as an exception, like
     redis-py's: ``NOSCRIPT`` a NoScriptError, ``LOADING`` (a restarted Redis still reading its
-    data) a BusyLoadingError, which is a connection error, anything else a ResponseError."""
+    data) a BusyLoadingError, which is a connection error, ``READONLY`` (a primary demoted to a
+    replica by a failover) a ReadOnlyError, ``MASTERDOWN`` (a replica cut off from its
+    primary) a MasterDownError, anything else a ResponseError."""
     end = buf.find(b"\r\n", pos)
     if end < 0:
         return _INCOMPLETE, pos
@@ -84,11 +92,7 @@ def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
         return buf[pos + 1 : end].decode(), end + 2
     if kind == 45:  # - error
         text = buf[pos + 1 : end].decode()
-        if text.startswith("NOSCRIPT"):
-            return NoScriptError(text), end + 2
-        if text.startswith("LOADING"):
-            return BusyLoadingError(text), end + 2
-        return ResponseError(text), end + 2
+        return _ERRORS.get(text.split(" ", 1)[0], ResponseError)(text), end + 2
     raise ConnectionError(f"unexpected reply from Redis: {bytes(buf[pos : pos + 20])!r}")
 
 

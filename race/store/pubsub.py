@@ -10,15 +10,31 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
-from redis.exceptions import ClusterDownError, MovedError, RedisClusterException, RedisError, TryAgainError
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import RESYNC
 
 log = logging.getLogger(__name__)
-#: What a lost or refused Redis connection raises.
-DOWN = (RedisConnectionError, RedisTimeoutError, OSError, ClusterDownError, TryAgainError, RedisClusterException)
+#: What a lost or refused Redis connection raises, or a write to a primary that a failover
+#: has just demoted to a read-only replica: each passes once Redis (or its new primary) is back.
+DOWN = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    OSError,
+    ClusterDownError,
+    TryAgainError,
+    RedisClusterException,
+    ReadOnlyError,
+)
 
 
 class CountingPubSub(PubSub):
