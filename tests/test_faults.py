@@ -384,7 +384,7 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             nowhere = s.getsockname()[1]
-        await admin.execute_command("REPLICAOF", "127.0.0.1", str(nowhere))
+        await admin.replicaof("127.0.0.1", nowhere)
         move = {"type": "move", "move": winning_line()[3], "version": state["version"], "id": "ann-3"}
         newcomer = await connect(server)
         attempts: list[tuple[Client, dict[str, Any]]] = [
@@ -401,7 +401,7 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
         assert get_json(server.url + "/api/rooms")[0] in (200, 503)
         assert (await stored_games(redis.url, code)) == before
 
-        await admin.execute_command("REPLICAOF", "NO", "ONE")
+        await admin.replicaof("NO", "ONE")
         retried = await ann.request(move, "state")
         assert retried["type"] == "state" and retried["version"] == state["version"] + 1, retried
         seen = await bob.expect("player", where=lambda m: m["player"]["version"] == retried["version"])
