@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
-    creations = CreationLimit(settings.rooms_per_minute_per_ip)
+    creations = CreationLimit(store, settings.rooms_per_minute_per_ip)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

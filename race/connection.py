@@ -32,7 +32,7 @@ from race.protocol import ProtocolError
 from race.rooms import normalise_code
 from race.service import RaceService, Session
 from race.settings import Settings
-from race.store import StoreUnavailable
+from race.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
@@ -58,24 +58,18 @@ class TokenBucket:
 
 
 class CreationLimit:
-    """Rooms created per client address, each process counting its own: a room is kept a
-    day, so without a bound one address could fill the store (leave, create, repeat)."""
+    """Rooms created per client address, counted in the store, so across every process:
+    a room is kept a day, so without a bound one address could fill the store (leave,
+    create, repeat)."""
 
-    MAX_ADDRESSES = 10_000  # beyond this many, addresses whose bucket is full again are forgotten
+    def __init__(self, store: Store, per_minute: float) -> None:
+        if per_minute <= 0:
+            raise ValueError(f"ROOMS_PER_MINUTE_PER_IP must be positive, got {per_minute:g}")
+        self.store, self.per_minute = store, per_minute
 
-    def __init__(self, per_minute: float) -> None:
-        self.per_minute = per_minute
-        self.buckets: dict[str, TokenBucket] = {}
-
-    def take(self, address: str) -> bool:
-        if len(self.buckets) > self.MAX_ADDRESSES:
-            now = time.monotonic()
-            self.buckets = {a: b for a, b in self.buckets.items() if now - b.stamp < 60}
-        bucket = self.buckets.get(address)
-        if bucket is None:
-            burst = max(1, int(self.per_minute))
-            bucket = self.buckets[address] = TokenBucket(self.per_minute / 60, burst)
-        return bucket.take()
+    async def take(self, address: str) -> bool:
+        burst = max(1, int(self.per_minute))
+        return await self.store.spend(f"rooms:{address}", self.per_minute / 60, burst, time.time())
 
 
 class Connection:
@@ -239,7 +233,8 @@ class Connection:
             await self.reply(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
-        if isinstance(msg, p.Create | p.Daily) and self.session.role is None and not self.creations.take(self.address):
+        creates = isinstance(msg, p.Create | p.Daily) and self.session.role is None
+        if creates and not await self.creations.take(self.address):
             per = self.creations.per_minute
             raise ProtocolError("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
         following: str | None = None  # a leaderboard this message starts to follow

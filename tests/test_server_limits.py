@@ -76,6 +76,24 @@ async def test_rooms_created_per_address_are_limited(limited: Server) -> None:
         await c.close()
 
 
+async def test_rooms_created_per_address_are_counted_across_processes(redis_url: str) -> None:
+    """Behind a load balancer an address may reach every process: the count is in Redis."""
+    a, b = (Server(redis_url, ROOMS_PER_MINUTE_PER_IP="3") for _ in range(2))
+    try:
+        forwarded = {"additional_headers": {"X-Forwarded-For": "198.51.100.23"}}
+        on_a, on_b = [await Client.connect(s.ws_url, **forwarded) for s in (a, b)]
+        for client in (on_a, on_b, on_a):
+            assert (await client.request({"type": "create", "name": "Ann"}, "joined"))["type"] == "joined"
+            assert (await client.request({"type": "leave"}, "left"))["type"] == "left"
+        fourth = await on_b.request({"type": "daily", "name": "Ann"}, "joined")
+        assert (fourth["type"], fourth["code"]) == ("error", "too_many_rooms")
+        for client in (on_a, on_b):
+            await client.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
 @pytest.mark.parametrize("origin", ["https://evil.example", "https://race.example.evil.example", "null"])
 async def test_pages_from_other_origins_are_refused(limited: Server, origin: str) -> None:
     error, code = await refused(limited.ws_url, origin=origin)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -269,3 +270,40 @@ async def test_redis_leaderboard_keys_carry_the_ttl(redis_url: str) -> None:
     finally:
         await raw.aclose()
         await s.close()
+
+
+async def test_an_allowance_gives_its_burst_then_refills_at_its_rate(store: Store) -> None:
+    key, other, t = "rooms:" + room(), "rooms:" + room(), 1_800_000_000.0
+    assert [await store.spend(key, 0.5, 3, t) for _ in range(4)] == [True, True, True, False]
+    assert await store.spend(other, 0.5, 3, t)  # another key has its own
+    assert not await store.spend(key, 0.5, 3, t + 1.9)  # not yet a whole one back
+    assert await store.spend(key, 0.5, 3, t + 2.1)
+    assert not await store.spend(key, 0.5, 3, t + 2.2)  # a refusal takes nothing
+    assert await store.spend(key, 0.5, 3, t + 4.2)
+    # Refilled for long enough, it holds its burst, never more.
+    assert [await store.spend(key, 0.5, 3, t + 1000) for _ in range(4)] == [True, True, True, False]
+
+
+async def test_redis_allowances_are_forgotten_once_full_again(redis_url: str) -> None:
+    s = open_store(redis_url, ttl=120)
+    await s.connect()
+    key = "rooms:" + room()
+    raw = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        await s.spend(key, 10 / 60, 10, 1_800_000_000.0)
+        assert 0 < await raw.pttl(f"allowance:{key}") <= 6_001  # one room back in 6 s: full again
+        for _ in range(9):
+            await s.spend(key, 10 / 60, 10, 1_800_000_000.0)
+        assert 54_000 < await raw.pttl(f"allowance:{key}") <= 60_001
+    finally:
+        await raw.aclose()
+        await s.close()
+
+
+async def test_the_embedded_store_forgets_allowances_once_full_again() -> None:
+    s = MemoryStore(ttl=3600, sweep_seconds=0)
+    now = time.time()
+    await s.spend("rooms:a", 1e300, 1, now)  # full again at once
+    await s.spend("rooms:b", 1 / 60, 2, now)
+    await s.spend("rooms:c", 1 / 60, 2, now)  # a write sweeps
+    assert set(s._allowances) == {"rooms:b", "rooms:c"}

@@ -161,6 +161,13 @@ class Store(ABC):
         room."""
 
     @abstractmethod
+    async def spend(self, key: str, rate: float, burst: int, now: float) -> bool:
+        """Take one from the allowance ``key`` (a token bucket: it starts with ``burst``
+        and refills at ``rate`` a second, up to ``burst``) at ``now`` (a Unix time): True if
+        there was one, False (taking nothing) if not. Every process on the store shares it;
+        an allowance that has refilled is forgotten."""
+
+    @abstractmethod
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         """Put ``player`` on the leaderboard of ``group`` unless already there (then change
         nothing and return False). Entries order by ``sort_key`` (compared as text), then by

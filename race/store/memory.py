@@ -42,6 +42,7 @@ class MemoryStore(Store):
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._listings: dict[str, dict[str, float]] = {}
         self._presence: dict[str, _Roll] = {}
+        self._allowances: dict[str, tuple[float, float, float]] = {}  # key -> tokens, at, full again (monotonic)
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
         self._swept = time.monotonic()
 
@@ -67,6 +68,8 @@ class MemoryStore(Store):
             del self._boards[group]
         for room in [r for r, record in self._presence.items() if record.expiry <= now]:
             del self._presence[room]
+        for key in [k for k, allowance in self._allowances.items() if allowance[2] <= now]:
+            del self._allowances[key]
 
     async def ping(self) -> None:
         return None
@@ -187,6 +190,16 @@ class MemoryStore(Store):
             del self._boards[group]
             return None
         return board
+
+    async def spend(self, key: str, rate: float, burst: int, now: float) -> bool:
+        self._sweep()
+        tokens, at, _ = self._allowances.get(key, (burst, now, 0.0))
+        tokens = min(burst, tokens + max(0.0, now - at) * rate)
+        spent = tokens >= 1
+        if spent:
+            tokens -= 1
+        self._allowances[key] = (tokens, now, time.monotonic() + (burst - tokens) / rate)
+        return spent
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         self._sweep()

@@ -152,6 +152,24 @@ return {string.format('%.0f', version), changed, redis.call('ZRANGE', KEYS[1], 0
 """.replace("COUNTED", COUNTED)
 
 
+# KEYS: the allowance (a hash: tokens, at). ARGV: rate a second, burst, now.
+# Returns 1 if a token was taken. The key expires once the allowance is full again.
+SPEND = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(held[1]) or burst, tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local spent = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  spent = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'at', string.format('%.6f', now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1)
+return spent
+"""
+
+
 def board_keys(group: str) -> tuple[str, str]:
     return f"board:{{{group}}}", f"board:{{{group}}}:entries"
 
@@ -195,6 +213,7 @@ class RedisStore(Store):
         self._read = self._redis.register_script(READ)
         self._board_add = self._redis.register_script(BOARD_ADD)
         self._presence = self._redis.register_script(PRESENCE)
+        self._spend = self._redis.register_script(SPEND)
         self._pubsub = ShardedPubSub(self._redis) if self.cluster else CountingPubSub(self._redis.connection_pool)
         if not self.cluster and self.url.startswith("redis://"):
             self._pipe = RedisPipe(self.url, timeout=5, connect_timeout=5)
@@ -375,6 +394,9 @@ class RedisStore(Store):
         version, changed, listed, counted, added, left = await self._script(self._presence, keys, args)
         gone_at = tuple(sorted((left[i], float(left[i + 1])) for i in range(0, len(left), 2)))
         return Roll(int(version), sorted(listed), int(counted), bool(changed), bool(added), gone_at)
+
+    async def spend(self, key: str, rate: float, burst: int, now: float) -> bool:
+        return bool(await self._script(self._spend, [f"allowance:{key}"], [rate, burst, now]))
 
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         keys = list(board_keys(group))
