@@ -1,5 +1,6 @@
 """The web app, and the one place where it is wired together: settings -> store -> hub ->
-service -> routes. ``create_app()`` reads the environment; tests pass their own settings."""
+service -> routes. ``create_app()`` reads the environment; tests pass their own settings (and
+may pass a store of their own)."""
 
 from __future__ import annotations
 
@@ -28,15 +29,15 @@ from race.hub import Hub
 from race.presence import Presence
 from race.service import RaceService
 from race.settings import Settings
-from race.store import StoreUnavailable, open_store
+from race.store import Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
 LIVE_ROOMS_FOR_S = 2.0  # one reading of the live rooms answers GET /api/rooms this long
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    store = open_store(settings.store_url, ttl=settings.room_ttl)
+    store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     service = RaceService(
         store, countdown_ms=int(settings.countdown_seconds * 1000), max_game_moves=settings.max_game_moves
     )

@@ -1,5 +1,7 @@
 """Faults with real processes: a server killed mid-race, Redis crashing (with AOF) and
-coming back, Redis away for a while, retried moves, and a client that stops reading.
+coming back, Redis away for a while or demoted by a failover, retried moves, and a client
+that stops reading; and one fault no real Redis fails on cue (the server in this process,
+on an embedded store that fails once).
 
 Every wait is on an event (a message, a closed socket, a log line), bounded by a timeout.
 """
@@ -21,13 +23,17 @@ from typing import Any, cast
 import msgspec
 import pytest
 import redis.asyncio as aioredis
+import uvicorn
 import websockets
 
+from race.app import create_app
 from race.daily import board_group, utc_date
 from race.engine import Game
 from race.rooms import Meta, Seat, board, history_keys, history_of
 from race.service import now_ms
-from race.store import open_store
+from race.settings import Settings
+from race.store import StoreUnavailable, open_store
+from race.store.memory import MemoryStore
 from tests.support import Client, RedisServer, Server
 
 DEAL, DIFFICULTY = 3, "easy"
@@ -412,6 +418,55 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
         await admin.aclose()
         server.stop()
         redis.stop()
+
+
+class FailingSubscribe(MemoryStore):
+    """The embedded store, whose next subscription fails once when ``armed``."""
+
+    armed = False
+
+    async def subscribe(self, room: str) -> None:
+        if self.armed:
+            self.armed = False
+            raise StoreUnavailable("gone for a moment")
+        await super().subscribe(room)
+
+
+async def test_a_room_made_while_its_news_cannot_be_followed_keeps_its_token() -> None:
+    """The store fails between committing a new room and subscribing to it: the creator
+    still gets ``joined`` with its token, then the connection closes (1013), and the client
+    comes back with ``resume`` to a room it now follows."""
+    store = FailingSubscribe(ttl=3600)
+    app = create_app(Settings(countdown_seconds=0, daily_warm=False), store)
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    url = f"ws://127.0.0.1:{listening.getsockname()[1]}/ws"
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", log_level="warning"))
+    serving = asyncio.create_task(server.serve(sockets=[listening]))
+    try:
+        ann = await Client.connect(url)
+        store.armed = True
+        joined = await ann.request({"type": "create", "name": "Ann"}, "joined")
+        assert joined["type"] == "joined" and joined["token"], joined
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ann.expect("__none__")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        assert not store.armed  # it was the subscription that failed
+
+        code = joined["room"]["code"]
+        again = await Client.connect(url)
+        resumed = await again.request({"type": "resume", "room": code, "token": joined["token"]}, "joined")
+        assert resumed["type"] == "joined" and resumed["seat"] == joined["seat"], resumed
+        bob = await Client.connect(url)
+        assert (await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined"))["type"] == "joined"
+        seen = await again.expect("room", where=lambda m: len(m["room"]["players"]) == 2)
+        assert [p["name"] for p in seen["room"]["players"]] == ["Ann", "Bob"]
+        for client in (again, bob):
+            await client.close()
+    finally:
+        server.should_exit = True
+        await serving
 
 
 @pytest.fixture(scope="module")
