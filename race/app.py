@@ -17,7 +17,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -139,15 +139,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         routes.append(WebSocketRoute("/bench/echo", _echo))
     index = settings.web_dir / "index.html"
     if index.exists():
+        files = _ClientFiles(directory=settings.web_dir, html=True)
 
         async def page(request: Request) -> Response:
             code = request.path_params.get("code")
             if code is not None and not _ROOM_CODE.fullmatch(code):  # the client's router would show home
                 return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
-            return FileResponse(index, headers=_REVALIDATE)
+            return files.file_response(index, os.stat(index), request.scope)  # a 304 when current
 
         routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
-        routes.append(Mount("/", _ClientFiles(directory=settings.web_dir, html=True)))
+        routes.append(Mount("/", files))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub

@@ -114,9 +114,15 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         codes = [r["code"] for r in body["rooms"]]
         assert status == 200 and listed["room"]["code"] in codes and hidden["room"]["code"] not in codes
         # The client's files are revalidated on each visit, so a deploy reaches every browser.
-        for path in ("/app.js", "/style.css", "/r/ABCDEFG"):
+        # (a 304, with no body, when the copy is current).
+        for path in ("/app.js", "/style.css", "/r/ABCDEFG", "/watch/ABCDEFG", "/daily"):
             with urllib.request.urlopen(server.url + path, timeout=10) as r:
                 assert r.headers["Cache-Control"] == "no-cache", path
+                etag = r.headers["ETag"]
+            again = urllib.request.Request(server.url + path, headers={"If-None-Match": etag})
+            with pytest.raises(urllib.error.HTTPError) as unchanged:
+                urllib.request.urlopen(again, timeout=10)
+            assert unchanged.value.code == 304 and unchanged.value.read() == b"", path
         assert get_json(server.url + "/api/daily?token=secret")[0] == 400  # never in an address
         # Unknown addresses: a page a person can use, and JSON for the API.
         assert get_json(server.url + "/api/nope") == (404, {"error": "Not Found"})
