@@ -194,6 +194,43 @@ _INVISIBLE = re.compile(
     "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
 )
 MAX_MARKS = 2  # combining marks on one character: enough for any script, not for "Zalgo" text
+#: The emoji and text presentation selectors (``❤️`` is U+2764 U+FE0F), after an emoji.
+_PRESENTATION = "\ufe0e\ufe0f"
+#: Emoji that are not symbols: keycaps' bases (``1️⃣`` is 1, U+FE0F, U+20E3), ‼ ⁉ 〰 〽.
+_EMOJI_OTHERS = "#*0123456789\u203c\u2049\u3030\u303d"
+_SKIN_TONES = range(0x1F3FB, 0x1F400)  # emoji modifiers (category Sk) that follow a person
+#: A subdivision flag (England: a black flag, tag letters, a cancel tag), kept whole.
+_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+#: Scripts whose spelling uses the zero-width (non-)joiner between letters (Persian, for one).
+_JOINING_SCRIPTS = frozenset(
+    {"ARABIC", "SYRIAC", "NKO", "MONGOLIAN", "DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL"}
+    | {"TELUGU", "KANNADA", "MALAYALAM", "SINHALA"}
+)
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" or ord(ch) in _SKIN_TONES
+
+
+def _joining_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM" and unicodedata.name(ch, "").split(" ")[0] in _JOINING_SCRIPTS
+
+
+def _allowed_invisible(name: str, i: int) -> bool:
+    """Whether the invisible character at ``name[i]`` is part of an emoji or of a word's
+    spelling: a presentation selector right after an emoji (or a keycap's digit), a
+    zero-width joiner between two emoji (a family, ``❤️‍🔥``), or a zero-width (non-)joiner
+    between two letters of a script that uses them. Anywhere else it could only hide."""
+    ch, before = name[i], name[i - 1] if i else " "
+    after = name[i + 1] if i + 1 < len(name) else " "
+    if ch in _PRESENTATION:
+        return _emoji(before) or unicodedata.category(before) == "Sm" or before in _EMOJI_OTHERS
+    if ch == "\u200d" and _emoji(after):
+        j = i - 1  # back over the previous emoji's selector and skin tone, to the emoji
+        while j > 0 and (name[j] in _PRESENTATION or ord(name[j]) in _SKIN_TONES):
+            j -= 1
+        return j >= 0 and unicodedata.category(name[j]) == "So"
+    return ch in "\u200c\u200d" and _joining_letter(before) and _joining_letter(after)
 
 
 def clean_name(raw: str) -> str:
@@ -201,8 +238,10 @@ def clean_name(raw: str) -> str:
 
     Normalised (NFC, runs of spaces folded, ends trimmed); 1-20 characters; no control,
     format, private-use or other invisible characters (this catches bidi overrides,
-    zero-width tricks and blank fillers); no run of more than two combining marks, nor one
-    with nothing to sit on; no ``<`` or ``>`` so it can never read as markup.
+    zero-width tricks and blank fillers), but for those that emoji and some scripts'
+    spelling are made of, where they belong (see :func:`_allowed_invisible`); no run of
+    more than two combining marks, nor one with nothing to sit on; no ``<`` or ``>`` so it
+    can never read as markup.
 
     >>> clean_name("  Zoë   the  Great ")
     'Zoë the Great'
@@ -216,12 +255,17 @@ def clean_name(raw: str) -> str:
         raise ProtocolError("bad_name", "nickname must not be empty")
     if len(name) > NAME_MAX:
         raise ProtocolError("bad_name", f"nickname must be at most {NAME_MAX} characters")
-    if _INVISIBLE.search(name) or any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise ProtocolError("bad_name", "nickname must not contain control or invisible characters")
+    checked = _TAG_FLAG.sub("\U0001f3f4", name)
+    for i, ch in enumerate(checked):
+        hidden = _INVISIBLE.match(ch) or unicodedata.category(ch)[0] == "C"
+        if hidden and not _allowed_invisible(checked, i):
+            raise ProtocolError("bad_name", "nickname must not contain control or invisible characters")
     marks = 0
-    for i, ch in enumerate(name):
+    for i, ch in enumerate(checked):
         marks = marks + 1 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me") else 0
-        if (marks and (i == 0 or name[i - 1] == " ")) or marks > MAX_MARKS:
+        if ch in _PRESENTATION:
+            marks = 0  # a selector picks how its emoji looks: no accent (a keycap's U+20E3 follows it)
+        if (marks and (i == 0 or checked[i - 1] == " ")) or marks > MAX_MARKS:
             raise ProtocolError("bad_name", "nickname must not pile up accents or start one on nothing")
     if "<" in name or ">" in name:
         raise ProtocolError("bad_name", "nickname must not contain < or >")

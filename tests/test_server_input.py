@@ -145,6 +145,12 @@ async def test_acting_before_joining_a_room_is_refused(server: Server) -> None:
         ("\u3164", "invisible"),  # a Hangul filler: looks empty
         ("\u2800\u2800", "invisible"),  # blank Braille patterns
         ("Bob\u034f", "invisible"),  # looks like "Bob", who is in the room
+        ("Bob\ufe0f", "invisible"),  # an emoji's presentation selector after a letter: hidden
+        ("B\u200dob", "invisible"),  # a zero-width joiner between Latin letters
+        ("B\u200cob", "invisible"),
+        ("\U0001f468\u200d", "invisible"),  # a joiner with no emoji after it
+        ("\U0001f3fd\u200d\U0001f4bb", "invisible"),  # nor a person before the skin tone
+        ("\U0001f3f4\U000e0067\U000e0062", "invisible"),  # a flag's tags, never cancelled
         ("Z\u0335\u0336\u0337algo", "accents"),
         ("\u0301x", "accents"),
         ("<script>x</script>", "< or >"),
@@ -162,6 +168,26 @@ async def test_hostile_nicknames_are_refused(server: Server, room: dict[str, Any
     watching = await watcher.request({"type": "watch", "room": room["code"]}, "watching")
     assert [p["name"] for p in watching["room"]["players"]] == ["Ann", "Bob"]
     await watcher.close()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u2764\ufe0f love",  # ❤️: a heart with the emoji presentation selector
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467 fam",  # a family: people joined by ZWJs
+        "\U0001f469\U0001f3fd\u200d\U0001f4bb dev",  # a skin tone, then a joiner
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # a rainbow flag
+        "1\ufe0f\u20e3 one",  # a keycap
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f Eng",  # England's flag
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian, with its zero-width non-joiner
+    ],
+)
+async def test_emoji_and_joined_scripts_are_good_names(server: Server, room: dict[str, Any], name: str) -> None:
+    client = await Client.connect(server.ws_url)
+    reply = await client.request({"type": "join", "room": room["code"], "name": name}, "joined")
+    assert reply["type"] == "joined" and reply["room"]["players"][-1]["name"] == name, reply
+    await client.request({"type": "leave"}, "left")
+    await client.close()
 
 
 async def test_names_are_trimmed_and_must_be_unique_in_a_room(server: Server, room: dict[str, Any]) -> None:
