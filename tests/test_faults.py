@@ -97,6 +97,15 @@ async def racing(*clients: Client) -> None:
         await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
 
 
+async def race_of_two(server: Server) -> tuple[Client, Client, dict[str, Any]]:
+    """Ann and Bob racing on ``server``; Ann's ``joined``."""
+    ann, joined = await seat(server, "create", None, "Ann")
+    bob, _ = await seat(server, "join", joined["room"]["code"], "Bob")
+    await ann.send({"type": "start"})
+    await racing(ann, bob)
+    return ann, bob, joined
+
+
 async def play(
     client: Client, who: str, moves: list[str] | tuple[str, ...], state: dict[str, Any], start: int = 0
 ) -> dict[str, Any]:
@@ -339,11 +348,7 @@ async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
     redis = RedisServer()
     server = fast_server(redis.url)
     try:
-        ann, joined = await seat(server, "create", None, "Ann")
-        code = joined["room"]["code"]
-        bob, _ = await seat(server, "join", code, "Bob")
-        await ann.send({"type": "start"})
-        await racing(ann, bob)
+        ann, bob, _ = await race_of_two(server)
         move = {"type": "move", "move": winning_line()[0], "version": 1, "id": "ann-0"}
 
         os.kill(redis.process.proc.pid, signal.SIGSTOP)
@@ -377,11 +382,8 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
     server = fast_server(redis.url)
     admin = aioredis.Redis.from_url(redis.url, decode_responses=True)
     try:
-        ann, joined = await seat(server, "create", None, "Ann")
+        ann, bob, joined = await race_of_two(server)
         code = joined["room"]["code"]
-        bob, _ = await seat(server, "join", code, "Bob")
-        await ann.send({"type": "start"})
-        await racing(ann, bob)
         state = await play(ann, "ann", winning_line()[:3], joined["state"])
         before = await stored_games(redis.url, code)
 
