@@ -54,6 +54,7 @@ export class RoomView {
     this.lastResync = 0;
     this.confirming = null;
     this.kicked = false;
+    this.gone = null; // why the room is no longer there: the page then stops for good
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
     root.dataset.view = "room";
@@ -312,19 +313,19 @@ export class RoomView {
     toast(message, "error");
   }
 
+  /** The room no longer exists (it expired, or its server lost it): no seat, no board and
+   * no clock any more, only the way home. The caller has closed the link. */
   showGone(message) {
+    this.gone = message;
     this.room = null;
-    this.pageEl.dataset.phase = "gone";
-    fill(
-      this.joinEl,
-      h(
-        "div",
-        { class: "card-panel narrow", "data-testid": "room-gone" },
-        h("h2", {}, "No such race"),
-        h("p", {}, message),
-        h("a", { href: "/", class: "button" }, "Back home"),
-      ),
-    );
+    this.seat = null;
+    this.state = null;
+    this.confirming = null;
+    this.clearPending();
+    clearInterval(this.ticker);
+    clearTimeout(this.hostTimer);
+    clearTimeout(this.confirmTimer);
+    this.render();
   }
 
   setState(state) {
@@ -353,7 +354,7 @@ export class RoomView {
   // -- actions -------------------------------------------------------------------------
 
   canAct() {
-    return this.phase === "racing" && this.state && !this.pending && !this.kicked;
+    return this.phase === "racing" && this.state && !this.pending && !this.kicked && this.gone === null;
   }
 
   send(msg, previewMove = null) {
@@ -482,6 +483,17 @@ export class RoomView {
   }
 
   render(joinError = null) {
+    if (this.gone !== null) {
+      this.phase = "gone";
+      this.pageEl.dataset.phase = "gone";
+      delete this.pageEl.dataset.seat;
+      this.renderHeader();
+      this.lobbyEl.hidden = true;
+      this.raceEl.hidden = true;
+      this.joinEl.hidden = false;
+      fill(this.joinEl, gonePanel(this.gone));
+      return;
+    }
     const room = this.room;
     this.phase = phaseAt(room, this.link.serverNow());
     this.pageEl.dataset.phase = this.seat ? this.phase : "join";
@@ -538,6 +550,7 @@ export class RoomView {
 
   /** Send a lobby or room message now, or say why it cannot go. */
   sendNow(msg) {
+    if (this.gone !== null) return;
     if (this.kicked || !this.link.send(msg)) toast("Not connected; reconnecting…", "error");
   }
 
@@ -656,6 +669,17 @@ export class RoomView {
 
 export function roomView(root, options) {
   return new RoomView(root, options);
+}
+
+/** The panel of a room that no longer exists, with the way home. */
+export function gonePanel(message) {
+  return h(
+    "div",
+    { class: "card-panel narrow", "data-testid": "room-gone" },
+    h("h2", {}, "No such race"),
+    h("p", {}, message),
+    h("a", { href: "/", class: "button" }, "Back home"),
+  );
 }
 
 /** What a room is, for its page's header: "hard · deal 42 · 10 min limit · round 2". */

@@ -4,7 +4,7 @@ import { BoardView } from "./board.js";
 import { fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
 import { applyPlayer, isAway, newerPresence, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
-import { endedByTime, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
+import { endedByTime, gonePanel, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
 
 export class WatchView {
   constructor(root, { code }) {
@@ -20,13 +20,8 @@ export class WatchView {
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
     this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
     this.side = h("aside", { class: "side", "data-testid": "watch-side" });
-    this.page = h(
-      "section",
-      { class: "watch", "data-testid": "watch", "data-code": code },
-      this.head,
-      this.status,
-      h("div", { class: "watch-layout" }, this.grid, this.side),
-    );
+    this.layout = h("div", { class: "watch-layout" }, this.grid, this.side);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.layout);
     fill(root, this.page);
     this.renderHead();
     this.link = new Link({
@@ -56,14 +51,24 @@ export class WatchView {
     } else if (m.type === "resync") {
       this.link.reconnect();
     } else if (m.type === "error") {
-      if (m.code === "unknown_room") {
-        this.link.close();
-        fill(
-          this.status,
-          h("div", { class: "card-panel narrow", "data-testid": "room-gone" }, h("h2", {}, "No such race"), h("p", {}, m.message), h("a", { href: "/", class: "button" }, "Back home")),
-        );
-      }
+      if (m.code === "unknown_room") this.showGone(m.message);
     }
+  }
+
+  /** The room no longer exists (it expired, or its server lost it): no boards and no clock
+   * any more, only the way home. */
+  showGone(message) {
+    this.link.close();
+    clearInterval(this.ticker);
+    this.room = null;
+    this.phase = "gone";
+    this.page.dataset.phase = "gone";
+    this.boards.clear();
+    fill(this.grid);
+    fill(this.side);
+    this.layout.hidden = true;
+    this.renderHead();
+    fill(this.status, gonePanel(message));
   }
 
   tick() {

@@ -1,0 +1,98 @@
+"""A room that no longer exists (it expired, or the embedded store went down with its server)
+ends the pages that showed it: the player's page and the spectator's page both say "No such
+race" with the way home, and show no board, no clock and no control that pretends to work."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import Server
+from tests.web_helpers import CHROMIUM, Browsing
+
+pytestmark = pytest.mark.browser
+
+
+def serve(port: int | None = None) -> Server:
+    # The embedded store: a restarted server has forgotten every room.
+    return Server(
+        "memory://", port=port, COUNTDOWN_SECONDS="0", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000"
+    )
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    s = serve()
+    yield s
+    s.stop()
+
+
+def test_pages_of_a_room_lost_with_its_server_say_it_is_gone_and_stop(browsing: Browsing, server: Server) -> None:
+    solo = browsing.open("solo", "/", still=True)
+    page = solo.page
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option("easy")
+    page.get_by_test_id("create-deal").fill("3")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start").click()
+    room = page.get_by_test_id("room")
+    expect(room).to_have_attribute("data-phase", "racing")
+    code = room.get_attribute("data-code")
+    assert code
+    token_key = f"crescent-race.token.{code}"
+    assert page.evaluate("(key) => localStorage.getItem(key)", token_key)
+    solo.play_by_drag(next(m for m in solo.settled()["legal"] if m != "shuffle"))
+    expect(page.get_by_test_id("shuffle")).to_be_enabled()
+
+    watcher = browsing.open("watcher", f"/watch/{code}")
+    wp = watcher.page
+    expect(wp.get_by_test_id("watch-player")).to_have_count(1)
+    expect(wp.get_by_test_id("watch-status")).to_contain_text("Racing")
+
+    server.kill()  # kill -9, and a new process with an empty embedded store on the same port
+    for p in (page, wp):
+        expect(p.get_by_test_id("connection")).to_have_attribute("data-state", "offline")
+    replacement = serve(server.port)
+    try:
+        # The player's page: resumed, was told the room is gone, and shows only that.
+        expect(page.get_by_test_id("room-gone")).to_be_visible()
+        assert solo.sent_types("resume")
+        expect(room).to_have_attribute("data-phase", "gone")
+        expect(page.get_by_test_id("race")).to_be_hidden()  # the board, the clock, the tools
+        expect(page.get_by_test_id("timer")).to_be_hidden()
+        expect(page.get_by_test_id("shuffle")).to_be_hidden()
+        expect(page.get_by_test_id("lobby")).to_be_hidden()
+        connection = page.get_by_test_id("connection")
+        expect(connection).to_have_attribute("data-state", "idle")
+        expect(connection).to_have_text("")
+        # The shortcuts do nothing now, and say nothing of reconnecting.
+        page.keyboard.press("s")
+        page.keyboard.press("h")
+        expect(page.get_by_test_id("toast")).to_have_count(0)
+        # The seat's token is forgotten: a reload offers to join and tries no resume.
+        assert page.evaluate("(key) => localStorage.getItem(key)", token_key) is None
+        resumes = len(solo.sent_types("resume"))
+        page.reload()
+        expect(page.get_by_test_id("join-name")).to_be_visible()
+        expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "idle")
+        assert len(solo.sent_types("resume")) == resumes
+
+        # The spectator's page: the same, and its clock does not write over it.
+        watch = wp.get_by_test_id("watch")
+        expect(watch).to_have_attribute("data-phase", "gone")
+        expect(wp.get_by_test_id("room-gone")).to_be_visible()
+        expect(wp.get_by_test_id("watch-status")).not_to_contain_text("Racing")
+        expect(wp.get_by_test_id("watch-boards")).to_be_hidden()
+        expect(wp.get_by_test_id("watch-player")).to_have_count(0)
+        expect(wp.get_by_test_id("connection")).to_have_attribute("data-state", "idle")
+    finally:
+        replacement.stop()
+        # Chromium logs every refused websocket connection as a console error: the pages'
+        # tries while no server was listening. They are the outage, not a fault of the pages.
+        for tab in (solo, watcher):
+            tab.errors[:] = [e for e in tab.errors if "ERR_CONNECTION_REFUSED" not in e]
