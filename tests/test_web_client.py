@@ -593,3 +593,21 @@ def test_a_lobby_whose_host_went_away_can_still_start(browsing: Browsing) -> Non
     bp.get_by_test_id("start").click()  # Bob acts as host, and becomes it
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     expect(bp.locator("[data-testid=progress-s2] .tag", has_text="host")).to_be_visible()
+
+
+def test_a_race_started_by_keyboard_keeps_the_focus_on_the_board(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Host", difficulty="easy", deal=5)
+    hp = host.page
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    bp = bob.page
+    expect(hp.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_count(1)
+    bp.get_by_test_id("home-link").focus()  # Bob's focus is outside the lobby: the start leaves it there
+    # The host starts with the keyboard: the lobby goes away, the focus goes on to the board.
+    hp.get_by_test_id("start").focus()
+    hp.keyboard.press("Enter")
+    expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "countdown")
+    expect(hp.get_by_test_id("countdown")).to_have_text("1")
+    expect(hp.locator('[data-testid=board] [data-pile="0"]')).to_be_focused()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(hp.locator('[data-testid=board] [data-pile="0"]')).to_be_focused()
+    expect(bp.get_by_test_id("home-link")).to_be_focused()

@@ -47,6 +47,7 @@ def test_pages_of_a_room_lost_with_its_server_say_it_is_gone_and_stop(browsing: 
     token_key = f"crescent-race.token.{code}"
     assert page.evaluate("(key) => localStorage.getItem(key)", token_key)
     solo.play_by_drag(next(m for m in solo.settled()["legal"] if m != "shuffle"))
+    page.locator('[data-testid=board] [data-pile="3"]').focus()  # someone playing by keyboard
     expect(page.get_by_test_id("shuffle")).to_be_enabled()
 
     watcher = browsing.open("watcher", f"/watch/{code}")
@@ -70,6 +71,8 @@ def test_pages_of_a_room_lost_with_its_server_say_it_is_gone_and_stop(browsing: 
         connection = page.get_by_test_id("connection")
         expect(connection).to_have_attribute("data-state", "idle")
         expect(connection).to_have_text("")
+        # The focus was on the board: it goes on to the way home.
+        expect(page.get_by_role("link", name="Back home")).to_be_focused()
         # The shortcuts do nothing now, and say nothing of reconnecting.
         page.keyboard.press("s")
         page.keyboard.press("h")

@@ -483,6 +483,22 @@ export class RoomView {
   }
 
   render(joinError = null) {
+    // The part of the page that has the keyboard focus may be hidden now (the lobby when the
+    // race starts): the focus then goes on to what took its place, never lost to the body.
+    const focused = [this.joinEl, this.lobbyEl, this.raceEl].find((el) => el.contains(document.activeElement));
+    this.renderPage(joinError);
+    if (focused?.hidden) this.focusTarget()?.focus();
+  }
+
+  /** Where the keyboard goes when the part of the page it was in is hidden. */
+  focusTarget() {
+    if (!this.joinEl.hidden) return this.joinEl.querySelector("input, button, a");
+    if (!this.lobbyEl.hidden) return this.lobbyEl.querySelector("[data-testid=ready]");
+    if (!this.raceEl.hidden) return this.board.zone("p0"); // the first pile: Tab goes on around the board
+    return null;
+  }
+
+  renderPage(joinError) {
     if (this.gone !== null) {
       this.phase = "gone";
       this.pageEl.dataset.phase = "gone";
