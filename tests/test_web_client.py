@@ -595,7 +595,20 @@ def test_a_lobby_whose_host_went_away_can_still_start(browsing: Browsing) -> Non
     expect(bp.locator("[data-testid=progress-s2] .tag", has_text="host")).to_be_visible()
 
 
-def test_a_race_started_by_keyboard_keeps_the_focus_on_the_board(browsing: Browsing) -> None:
+# The moment of the start on the room page: "Go!" over a board that is already live (the word
+# takes no clicks: the first pile's top card is what a press there reaches).
+GO_JS = """() => {
+  const go = document.querySelector('[data-testid=countdown]');
+  const board = document.querySelector('[data-testid=board]');
+  if (document.querySelector('[data-testid=room]').dataset.phase !== 'racing') return false;
+  if (!go || go.hidden || go.textContent !== 'Go!') return false;
+  if (board.classList.contains('waiting') || !board.dataset.legal) return false;
+  const r = board.querySelector('[data-pile="0"] .card[data-top]').getBoundingClientRect();
+  return board.contains(document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20)));
+}"""
+
+
+def test_a_race_started_by_keyboard_keeps_the_focus_on_the_board_and_says_go(browsing: Browsing) -> None:
     host, code = create_room(browsing, "Host", difficulty="easy", deal=5)
     hp = host.page
     bob = join_room(browsing, code, "Bob", tab_name="bob")
@@ -608,6 +621,8 @@ def test_a_race_started_by_keyboard_keeps_the_focus_on_the_board(browsing: Brows
     expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "countdown")
     expect(hp.get_by_test_id("countdown")).to_have_text("1")
     expect(hp.locator('[data-testid=board] [data-pile="0"]')).to_be_focused()
-    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    hp.wait_for_function(GO_JS)
+    expect(hp.get_by_test_id("countdown")).to_be_hidden()  # only for a moment
     expect(hp.locator('[data-testid=board] [data-pile="0"]')).to_be_focused()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     expect(bp.get_by_test_id("home-link")).to_be_focused()

@@ -12,6 +12,7 @@ import { Link } from "./net.js";
 import { applyPlayer, hostAwayIn, isAway, newerPresence, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
+const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
 
 function clientId() {
   return Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
@@ -457,16 +458,15 @@ export class RoomView {
     if (!room) return;
     const now = this.link.serverNow();
     if (this.phase === "countdown") {
-      const left = Math.max(0, room.start_at - now);
-      this.countdownEl.hidden = false;
-      const shown = String(Math.ceil(left / 1000) || "Go!");
-      if (this.countdownEl.textContent !== shown) this.countdownEl.textContent = shown; // read out once a second
+      this.showCountdown(String(Math.max(1, Math.ceil((room.start_at - now) / 1000))));
       this.timerEl.textContent = formatMs(0);
       this.leftBox.hidden = !room.time_limit;
       if (room.time_limit) this.leftEl.textContent = formatMs(room.time_limit * 1000);
       return;
     }
-    this.countdownEl.hidden = true;
+    // "Go!" over the live board for a moment after the start (it takes no clicks).
+    const go = this.phase === "racing" && room.start_at && now - room.start_at < GO_MS;
+    this.showCountdown(go ? "Go!" : null);
     let elapsed = null;
     const s = this.state;
     if (s && s.finished_ms !== null && s.finished_ms !== undefined) elapsed = s.finished_ms;
@@ -480,6 +480,12 @@ export class RoomView {
       const left = this.phase === "racing" ? end - now : this.phase === "over" ? end - (room.ended_at ?? end) : room.time_limit * 1000;
       this.leftEl.textContent = formatMs(Math.min(room.time_limit * 1000, Math.max(0, left))); // ended in the countdown: all of it
     }
+  }
+
+  /** What the countdown shows (null: nothing); a screen reader hears each change once. */
+  showCountdown(text) {
+    this.countdownEl.hidden = text === null;
+    if (text !== null && this.countdownEl.textContent !== text) this.countdownEl.textContent = text;
   }
 
   render(joinError = null) {
