@@ -573,7 +573,8 @@ export class RoomView {
   /** Send a lobby or room message now, or say why it cannot go. */
   sendNow(msg) {
     if (this.gone !== null) return;
-    if (this.kicked || !this.link.send(msg)) toast("Not connected; reconnecting…", "error");
+    if (this.kicked) toast("This seat is now played in another window; press “Play here” to play here", "error");
+    else if (!this.link.send(msg)) toast("Not connected; reconnecting…", "error");
   }
 
   legalNow() {
