@@ -1,0 +1,123 @@
+"""The pages' layout in real headless Chromium, measured: nothing wider than a phone's
+screen, nothing cut off, the whole board on a laptop's screen whatever banner is shown.
+
+Phones are emulated at 390x844 and 320x640 (the narrowest phones in use). A mobile
+Chromium widens its layout viewport to fit content that sticks out (``innerWidth`` then
+grows with the page), so widths are checked against the width the page was given.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import ViewportSize, expect
+
+from tests.support import Server
+from tests.web_helpers import CHROMIUM, Browsing, Tab
+
+pytestmark = pytest.mark.browser
+
+LONG = "W" * 20  # the longest name the server takes, in the widest letter
+OTHER = "M" * 20
+PHONES: dict[int, ViewportSize] = {320: {"width": 320, "height": 640}, 390: {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    s = Server(
+        "memory://",
+        COUNTDOWN_SECONDS="1",
+        RATE_LIMIT_PER_SECOND="10000",
+        RATE_LIMIT_BURST="10000",
+    )
+    yield s
+    s.stop()
+
+
+def phone(tabs: Browsing, name: str, path: str, width: int) -> Tab:
+    """A touch phone ``width`` pixels wide (320 or 390)."""
+    tab = tabs.open(name, path, phone=True)
+    tab.page.set_viewport_size(PHONES[width])
+    return tab
+
+
+# Everything that sticks out of the page's width, and every player name cut off by its box
+# (the one-line rivals summary ellipsizes names on purpose: not counted here).
+OVERFLOW_JS = """(width) => {
+  const seen = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const outside = [...document.querySelectorAll("body *")].filter((e) => {
+    if (!seen(e) || e.closest(".sr-only, .card.ghost")) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (r.left < -0.5 || r.right > width + 0.5);
+  });
+  const boxed = (e) => getComputedStyle(e).display !== "inline"; // an inline box has no scrollWidth
+  const cut = [...document.querySelectorAll(".name")].filter(
+    (e) => seen(e) && boxed(e) && !e.closest(".rivals") && e.scrollWidth > e.clientWidth + 0.5);
+  const what = (e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${e.textContent.slice(0, 24)}`;
+  const scrollWidth = document.documentElement.scrollWidth;
+  return { scrollWidth, outside: outside.slice(0, 8).map(what), cut: cut.map(what) };
+}"""
+
+
+def assert_fits_width(tab: Tab, where: str) -> None:
+    size = tab.page.viewport_size
+    assert size is not None
+    found: dict[str, Any] = tab.page.evaluate(OVERFLOW_JS, size["width"])
+    assert found["scrollWidth"] <= size["width"], f"{tab.name} ({where}): the page is {found['scrollWidth']} px wide"
+    assert not found["outside"], f"{tab.name} ({where}): sticking out: {found['outside']}"
+    assert not found["cut"], f"{tab.name} ({where}): names cut off: {found['cut']}"
+
+
+def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the_watch_page(
+    browsing: Browsing,
+) -> None:
+    # The one on the narrowest phone has both long names among its rivals.
+    host = phone(browsing, "host-390", "/", 390)
+    hp = host.page
+    hp.get_by_test_id("create-name").fill(LONG)
+    hp.get_by_test_id("create-deal").fill("7")
+    hp.get_by_test_id("create-submit").tap()
+    expect(hp.get_by_test_id("lobby")).to_be_visible()
+    code = hp.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    players = [host]
+    for name, width in [(OTHER, 390), ("Sam", 320)]:
+        tab = phone(browsing, f"{name[:3].lower()}-{width}", f"/r/{code}", width)
+        tab.page.get_by_test_id("join-name").fill(name)
+        tab.page.get_by_test_id("join-room").tap()
+        players.append(tab)
+    watchers = [phone(browsing, f"watch-{w}", f"/watch/{code}", w) for w in PHONES]
+
+    for tab in players:
+        expect(tab.page.get_by_test_id("lobby-player")).to_have_count(3)
+        expect(tab.page.locator("[data-testid=lobby-player] .name").first).to_have_text(LONG)
+        assert_fits_width(tab, "lobby")
+    for tab in watchers:
+        expect(tab.page.get_by_test_id("watch-player")).to_have_count(3)
+        assert_fits_width(tab, "watching the lobby")
+    browsing.snap("lobby")
+
+    hp.get_by_test_id("start").tap()
+    for tab in players:
+        expect(tab.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+        tab.settled()
+        assert_fits_width(tab, "racing")
+    for tab in watchers:
+        expect(tab.page.get_by_test_id("progress-list").locator("li")).to_have_count(3)
+        assert_fits_width(tab, "watching the race")
+    browsing.snap("racing")
+
+    end = hp.get_by_test_id("end-race")
+    end.tap()
+    expect(end).to_have_text(re.compile("Really"))
+    end.tap()
+    for tab in [*players, *watchers]:
+        expect(tab.page.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(3)
+        assert_fits_width(tab, "the ranking")
+    browsing.snap("over")
