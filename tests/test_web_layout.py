@@ -74,6 +74,22 @@ def assert_fits_width(tab: Tab, where: str) -> None:
     assert not found["cut"], f"{tab.name} ({where}): names cut off: {found['cut']}"
 
 
+# Each rival's line above the board on a phone: where its figures ("8/104") are, against
+# the list's visible box (it shows two lines and scrolls the rest).
+RIVALS_JS = """() => {
+  const list = document.querySelector("[data-testid=rivals]");
+  const box = list.getBoundingClientRect();
+  return [...list.children].map((li) => {
+    const text = [...li.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && /\\d+\\/104/.test(n.textContent));
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const r = range.getBoundingClientRect();
+    return { figures: text.textContent.trim(), inside: r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5
+      && r.left >= box.left - 0.5 && r.right <= Math.min(box.right, innerWidth) + 0.5 };
+  });
+}"""
+
+
 def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the_watch_page(
     browsing: Browsing,
 ) -> None:
@@ -107,7 +123,10 @@ def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the
     for tab in players:
         expect(tab.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
         tab.settled()
+        expect(tab.page.get_by_test_id("rivals")).to_contain_text("8/104")
         assert_fits_width(tab, "racing")
+        # The line above the board: the rival's figures are in view, however long the name.
+        assert tab.page.evaluate(RIVALS_JS) == [{"figures": "8/104", "inside": True}] * 2, tab.name
     for tab in watchers:
         expect(tab.page.get_by_test_id("progress-list").locator("li")).to_have_count(3)
         assert_fits_width(tab, "watching the race")
