@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import ViewportSize, expect
 
+from race.engine import Game
 from tests.support import Server
 from tests.web_helpers import CHROMIUM, Browsing, Tab
 
@@ -139,4 +140,75 @@ def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the
     for tab in [*players, *watchers]:
         expect(tab.page.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(3)
         assert_fits_width(tab, "the ranking")
+    browsing.snap("over")
+
+
+# Hard deal 45: three shuffles and these three moves leave no legal move and no shuffle.
+STUCK_DEAL = 45
+STUCK_LINE = ["shuffle", "shuffle", "shuffle", "p9>p4", "p14>p6", "p8>p5"]
+
+# With the page scrolled to its top: how far down the board's cards and slots reach, and
+# where the banners are (each one's box, and whether it overlaps a card).
+BOARD_AND_BANNERS_JS = """() => {
+  window.scrollTo(0, 0);
+  const board = document.querySelector("[data-testid=board]");
+  const parts = [board, ...board.querySelectorAll(".card, .pile, .foundation")].map((e) => e.getBoundingClientRect());
+  const cards = [...board.querySelectorAll(".card")].map((e) => e.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const banners = [...document.querySelectorAll(".play .banner")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, live: e.closest("[aria-live]")?.getAttribute("aria-live") ?? null,
+             covers: cards.some((c) => meet(r, c)) };
+  });
+  return { bottom: Math.max(...parts.map((r) => r.bottom)), height: innerHeight, banners };
+}"""
+
+
+def assert_board_and_banners_fit(tab: Tab, count: int) -> None:
+    """The whole board and ``count`` banners above it are in the window, unscrolled; each
+    banner is announced (in a live region) and covers no card."""
+    found: dict[str, Any] = tab.page.evaluate(BOARD_AND_BANNERS_JS)
+    assert found["bottom"] <= found["height"], f"the board reaches {found['bottom']:.0f} px of {found['height']}"
+    assert len(found["banners"]) == count, found["banners"]
+    for banner in found["banners"]:
+        assert banner["top"] >= 0 and banner["bottom"] <= found["height"], banner
+        assert banner["live"] == "polite", banner
+        assert not banner["covers"], banner
+
+
+def test_a_stuck_player_on_a_laptop_sees_the_banner_and_the_whole_board(browsing: Browsing) -> None:
+    game = Game.deal(STUCK_DEAL, "hard")
+    for move in STUCK_LINE:
+        game.play(move)
+    assert game.is_stuck
+
+    solo = browsing.open("solo", "/", still=True)  # a laptop's 1280x800 window
+    page = solo.page
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option("hard")
+    page.get_by_test_id("create-deal").fill(str(STUCK_DEAL))
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    assert_board_and_banners_fit(solo, 0)
+    for move in STUCK_LINE:
+        state = solo.play_by_drag(move, state)
+    assert state["legal"] == []
+    expect(page.get_by_test_id("stuck-banner")).to_be_visible()
+    assert_board_and_banners_fit(solo, 1)
+    browsing.snap("stuck")
+
+    # An undo: no banner, the board as before.
+    page.get_by_test_id("undo").click()
+    state = solo.settled(state["version"] + 1)
+    expect(page.get_by_test_id("stuck-banner")).to_have_count(0)
+    assert_board_and_banners_fit(solo, 0)
+
+    # Resigned, and the race is over: two banners.
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("over-banner")).to_be_visible()
+    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    assert_board_and_banners_fit(solo, 2)
     browsing.snap("over")
