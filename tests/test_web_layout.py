@@ -8,20 +8,24 @@ grows with the page), so widths are checked against the width the page was given
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from playwright.sync_api import ViewportSize, expect
 
+from race.daily import choose_deal
 from race.engine import Game
-from tests.support import Server
+from tests.support import Client, Server
 from tests.web_helpers import CHROMIUM, Browsing, Tab
 
 pytestmark = pytest.mark.browser
 
+NODE_LIMIT = 200_000
 LONG = "W" * 20  # the longest name the server takes, in the widest letter
 OTHER = "M" * 20
 PHONES: dict[int, ViewportSize] = {320: {"width": 320, "height": 640}, 390: {"width": 390, "height": 844}}
@@ -31,9 +35,11 @@ PHONES: dict[int, ViewportSize] = {320: {"width": 320, "height": 640}, 390: {"wi
 def server() -> Iterator[Server]:
     if shutil.which(CHROMIUM) is None:
         pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    # The memory store: this module's daily boards are its own.
     s = Server(
         "memory://",
         COUNTDOWN_SECONDS="1",
+        DAILY_NODE_LIMIT=str(NODE_LIMIT),
         RATE_LIMIT_PER_SECOND="10000",
         RATE_LIMIT_BURST="10000",
     )
@@ -212,3 +218,83 @@ def test_a_stuck_player_on_a_laptop_sees_the_banner_and_the_whole_board(browsing
     expect(page.get_by_test_id("resigned-banner")).to_be_visible()
     assert_board_and_banners_fit(solo, 2)
     browsing.snap("over")
+
+
+async def win_the_daily(ws_url: str, name: str) -> dict[str, Any]:
+    """Play today's easy deal to a win over a websocket; the `joined` reply (its token)."""
+    client = await Client.connect(ws_url)
+    try:
+        joined = await client.request({"type": "daily", "name": name, "difficulty": "easy"}, "joined")
+        assert joined["type"] == "joined", joined
+        _, line = choose_deal(joined["daily"]["date"], "easy", NODE_LIMIT)
+        state = joined["state"]
+        for move in line:
+            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
+            assert state["type"] == "state", state
+        assert state["won"]
+        return joined
+    finally:
+        await client.close()
+
+
+# The daily page's parts that could be cut off on a narrow phone: the standing's chips (and
+# the standing itself, were it to scroll them) and the difficulty menu, which must be as
+# wide as it is at its natural size (its longest choice, and the arrow).
+DAILY_CUT_JS = """() => {
+  const seen = (e) => e.getClientRects().length > 0;
+  const cut = [...document.querySelectorAll("[data-testid=standing], .stat-chip")].filter(
+    (e) => seen(e) && e.scrollWidth > e.clientWidth + 0.5).map((e) => e.textContent);
+  const select = document.querySelector("[data-testid=daily-difficulty]");
+  if (seen(select)) {
+    const natural = select.cloneNode(true);
+    natural.removeAttribute("id");
+    natural.style.cssText = "position: absolute; visibility: hidden; width: auto; max-width: none;";
+    select.parentElement.append(natural);
+    const need = natural.getBoundingClientRect().width;
+    natural.remove();
+    const have = select.getBoundingClientRect().width;
+    if (have < need - 0.5) cut.push(`the menu: ${have} px of ${need}`);
+  }
+  return cut;
+}"""
+
+
+def assert_daily_uncut(tab: Tab, where: str) -> None:
+    assert_fits_width(tab, where)
+    cut: list[str] = tab.page.evaluate(DAILY_CUT_JS)
+    assert not cut, f"{tab.name} ({where}): cut off: {cut}"
+
+
+def test_the_daily_page_on_phones_cuts_nothing_off_and_fits_a_long_name(browsing: Browsing, server: Server) -> None:
+    # (in a thread of its own: Playwright's synchronous API runs an event loop in this one)
+    with ThreadPoolExecutor(1) as pool:
+        joined = pool.submit(asyncio.run, win_the_daily(server.ws_url, LONG)).result()
+
+    for width in PHONES:
+        tab = phone(browsing, f"daily-{width}", "/daily", width)
+        page = tab.page
+        rows = page.locator("[data-testid=today-board] [data-testid=ranking-row]")
+        expect(rows).to_have_count(1)
+        expect(rows.locator(".name")).to_have_text(LONG)
+        expect(page.get_by_test_id("my-rank")).to_contain_text("not ranked today yet")
+        assert_daily_uncut(tab, "before playing")
+        page.get_by_test_id("daily-name").fill("Sam")
+        page.get_by_test_id("daily-play").tap()
+        expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+        tab.settled()
+        assert_daily_uncut(tab, "playing")
+    browsing.snap("others")
+
+    # The winner's own page: the rank chip says the most.
+    winner = phone(browsing, "winner-320", "/daily", 320)
+    page = winner.page
+    page.evaluate(
+        "([token, player]) => { localStorage.setItem('crescent.daily.token', token);"
+        " localStorage.setItem('crescent.daily.player', player); }",
+        [joined["token"], joined["daily"]["player"]],
+    )
+    page.reload()
+    expect(page.get_by_test_id("my-rank")).to_have_attribute("data-rank", "1")
+    expect(page.get_by_test_id("my-rank")).to_contain_text("moves")
+    assert_daily_uncut(winner, "ranked")
+    browsing.snap("winner")

@@ -236,7 +236,7 @@ export class DailyPage {
       "form",
       { class: "daily-form", "data-testid": "daily-form", onsubmit: (e) => this.onPlay(e) },
       h("div", { class: "field" }, h("label", { for: "daily-name" }, "Name"), this.nameInput),
-      h("div", { class: "field" }, h("label", { for: "daily-difficulty" }, "Difficulty"), this.select),
+      h("div", { class: "field difficulty" }, h("label", { for: "daily-difficulty" }, "Difficulty"), this.select),
       this.playBtn,
     );
     this.standing = h("p", { class: "standing", "data-testid": "standing" });
