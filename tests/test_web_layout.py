@@ -283,6 +283,16 @@ def test_the_daily_page_on_phones_cuts_nothing_off_and_fits_a_long_name(browsing
         expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
         tab.settled()
         assert_daily_uncut(tab, "playing")
+        # An attempt is given up, in the button's words as in the banner's.
+        give_up = page.get_by_test_id("resign")
+        expect(give_up).to_have_text("Give up")
+        expect(give_up).to_have_attribute("title", re.compile(r"^Give up this attempt"))
+        give_up.tap()
+        expect(give_up).to_have_text("Really give up?")
+        tab.assert_buttons_fit()
+        give_up.tap()
+        expect(page.get_by_test_id("resigned-banner")).to_contain_text("You gave up this attempt.")
+        assert_daily_uncut(tab, "given up")
     browsing.snap("others")
 
     # The winner's own page: the rank chip says the most.
@@ -298,3 +308,13 @@ def test_the_daily_page_on_phones_cuts_nothing_off_and_fits_a_long_name(browsing
     expect(page.get_by_test_id("my-rank")).to_contain_text("moves")
     assert_daily_uncut(winner, "ranked")
     browsing.snap("winner")
+
+
+ORDINAL_JS = "async (ns) => { const { ordinal } = await import('/panels.js'); return ns.map(ordinal); }"
+
+
+def test_places_read_as_ordinals(browsing: Browsing) -> None:
+    page = browsing.open("page", "/").page
+    places = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th"}
+    places |= {14: "14th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"}
+    assert page.evaluate(ORDINAL_JS, list(places)) == list(places.values())

@@ -123,6 +123,13 @@ class DailyAttempt extends RoomView {
     fill(this.joinEl, h("p", { class: "muted" }, "Opening your attempt…"));
   }
 
+  renderTools() {
+    super.renderTools();
+    // An attempt is given up, not resigned from (as its banners say): the same word here.
+    this.resignBtn.textContent = this.confirming === "resign" ? "Really give up?" : "Give up";
+    this.resignBtn.title = "Give up this attempt (you may play again)";
+  }
+
   renderSide() {
     // The page's own side panel holds the leaderboards; a one-seat race needs no other.
     this.side.hidden = true;

@@ -4,6 +4,13 @@ import { formatMs, h } from "./dom.js";
 
 export const TOTAL = 104;
 
+/** A place as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th. */
+export function ordinal(n) {
+  const teen = Math.floor(n / 10) % 10 === 1;
+  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
 /** A player's status in words: finished time, won, stuck, resigned or racing. */
 export function statusText(p) {
   if (p.finished_ms !== null && p.finished_ms !== undefined) return `finished ${formatMs(p.finished_ms)}`;
