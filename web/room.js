@@ -9,7 +9,7 @@ import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
-import { applyPlayer, hostAwayIn, isAway, newerPresence, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
+import { applyPlayer, hostAwayIn, isAway, newerPresence, ordinal, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
@@ -106,7 +106,7 @@ export class RoomView {
     this.hintBtn = button("hint", "Hint", () => this.askHint(), "Hint (H)");
     this.undoBtn = button("undo", "Undo", () => this.undo(), "Undo (U)");
     this.restartBtn = button("restart", "Restart", () => this.restart(), "Restart this deal (the clock keeps running)");
-    this.resignBtn = button("resign", "Resign", () => this.resign(), "Give up this race");
+    this.resignBtn = button("resign", "Resign", () => this.resign(), "Resign from this race");
     this.hintText = h("p", { class: "hint-text", "data-testid": "hint-text", "aria-live": "polite" });
     this.banner = h("div", { class: "banner-area", "aria-live": "polite" });
     this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive", hidden: true });
@@ -663,7 +663,7 @@ export class RoomView {
         { class: "banner won", "data-testid": "won-banner" },
         h("strong", {}, "You cleared the deal!"),
         ` Time ${formatMs(s.finished_ms)} in ${s.moves} moves`,
-        this.phase === "over" && place ? ` · place ${place}` : "",
+        this.phase === "over" && place ? ` · ${ordinal(place)} place` : "",
       );
     } else if (s?.resigned) {
       banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You resigned from this race.");
@@ -681,7 +681,7 @@ export class RoomView {
         "div",
         { class: "banner over", "data-testid": "over-banner" },
         h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
-        place ? ` You placed ${place} of ${room.ranking.length}.` : "",
+        place ? ` You placed ${ordinal(place)} of ${room.ranking.length}.` : "",
       );
       fill(this.banner, banner, over);
     } else {
