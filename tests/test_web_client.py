@@ -392,6 +392,24 @@ STUCK_DEAL = 45  # on hard, these six moves leave no legal move and no shuffle
 STUCK_LINE = ["shuffle", "shuffle", "shuffle", "p9>p4", "p14>p6", "p8>p5"]
 
 
+SHUFFLE_HINT_DEAL = 158  # easy: nothing better to do at the start than a shuffle
+
+
+def test_a_hinted_shuffle_lights_up_the_shuffle_button(browsing: Browsing) -> None:
+    assert str(Game.deal(SHUFFLE_HINT_DEAL, "easy").hint()) == "shuffle"
+    solo, _ = create_room(browsing, "Solo", difficulty="easy", deal=SHUFFLE_HINT_DEAL, still=True)
+    page = solo.page
+    page.get_by_test_id("start").click()
+    state = solo.settled()
+    expect(page.get_by_test_id("shuffle")).not_to_have_class(re.compile(r"\bhint\b"))
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-text")).to_have_attribute("data-move", "shuffle")
+    expect(page.get_by_test_id("shuffle")).to_have_class(re.compile(r"\bhint\b"))
+    page.get_by_test_id("shuffle").click()
+    solo.settled(state["version"] + 1)
+    expect(page.get_by_test_id("shuffle")).not_to_have_class(re.compile(r"\bhint\b"))
+
+
 def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Browsing) -> None:
     game = Game.deal(STUCK_DEAL, "hard")
     for move in STUCK_LINE:

@@ -250,6 +250,7 @@ export class RoomView {
           }
           this.hintText.dataset.move = m.move || "";
           this.renderBoard();
+          this.renderTools(); // a shuffle hinted lights up the Shuffle button
         }
         break;
       }
@@ -605,6 +606,7 @@ export class RoomView {
     this.shuffleBtn.textContent = `Shuffle (${shufflesLeft})`;
     this.shuffleBtn.dataset.shufflesLeft = shufflesLeft;
     this.shuffleBtn.disabled = !legal.includes("shuffle");
+    this.shuffleBtn.classList.toggle("hint", Boolean(this.hint?.shuffle) && legal.includes("shuffle"));
     this.hintBtn.disabled = !active || this.isDone();
     this.undoBtn.disabled = !active || !s?.can_undo;
     this.restartBtn.disabled = !active || this.isDone() || !s?.can_undo;
