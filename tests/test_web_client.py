@@ -185,6 +185,8 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     # Carol sees Bob's board as it is now.
     carol_bob = cp.locator("[data-testid=watch-player][data-seat=s2]")
     expect(carol_bob).to_have_attribute("data-version", str(b4["version"]))
+    left = f"{shuffles} shuffle{'' if shuffles == 1 else 's'} left"
+    expect(carol_bob.locator("h3")).to_contain_text(f" moves · {left}")
     assert (
         cp.evaluate(
             "(el) => [...Array(16).keys()].map(i => [...el.querySelectorAll(`[data-pile='${i}'] .card`)]"

@@ -139,7 +139,7 @@ export class WatchView {
     fill(
       entry.title,
       h("span", { class: "name" }, p.name),
-      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffles${status ? " · " + status : ""}${isAway(this.presence, p.seat) ? " · away" : ""}`),
+      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffle${p.shuffles_left === 1 ? "" : "s"} left${status ? " · " + status : ""}${isAway(this.presence, p.seat) ? " · away" : ""}`),
     );
     const hidden = this.phase === "lobby";
     entry.board.el.classList.toggle("waiting", hidden || this.phase === "countdown");
