@@ -296,6 +296,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp).to_have_url(re.compile(rf"/r/{code}$"))
     expect(vp.get_by_test_id("join-name")).to_be_visible()
     vp.go_back()
+    # A nickname too long is refused with the reason, not cut: nothing is sent.
+    vp.get_by_test_id("create-name").fill("W" * 21)
+    vp.get_by_test_id("create-submit").click()
+    why = vp.get_by_test_id("create-name").evaluate("e => e.validationMessage")
+    assert why == "Up to 20 characters, please (this is 21).", why
+    assert visitor.sent_types("create") == []
     # A deal number a page cannot hold exactly is refused, not rounded to another deal.
     vp.get_by_test_id("create-name").fill("Big")
     vp.get_by_test_id("create-deal").fill("9007199254740993")
@@ -308,6 +314,13 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
 
     unknown = browsing.open("unknown", "/watch/NOSUCH2")
     expect(unknown.page.get_by_test_id("room-gone")).to_be_visible()
+
+
+def test_a_nickname_of_emoji_counts_characters_as_the_server_does(browsing: Browsing) -> None:
+    # 17 characters for the server, 23 UTF-16 units for the page's own string length.
+    name = "\U0001f468\u200d\U0001f469\u200d\U0001f467" * 2 + " Family"
+    host, _ = create_room(browsing, name, difficulty="easy", deal=1)
+    expect(host.page.locator("[data-testid=lobby-player][data-seat=s1] .name")).to_have_text(name)
 
 
 def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_may_watch(browsing: Browsing) -> None:

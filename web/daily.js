@@ -9,7 +9,7 @@
 // localStorage: the player token (crescent.daily.token, which is also the attempt's seat
 // token), the public player id, the display name, the difficulty and the current attempt.
 
-import { fill, formatMs, h, NAME_KEY, store, toast, tokenKey } from "./dom.js";
+import { fill, formatMs, h, NAME_KEY, nameInput, store, toast, tokenKey } from "./dom.js";
 import { Link } from "./net.js";
 import { rankingTable } from "./panels.js";
 import { RoomView } from "./room.js";
@@ -224,11 +224,8 @@ export class DailyPage {
   build() {
     this.dateEl = h("span", { class: "daily-date", "data-testid": "daily-date" }, "today");
     this.nextEl = h("span", { class: "muted small", "data-testid": "next-deal" });
-    this.nameInput = h("input", {
+    this.nameInput = nameInput({
       id: "daily-name",
-      required: true,
-      maxlength: "20",
-      autocomplete: "nickname",
       placeholder: "Your name",
       value: store.get(KEY.name) || store.get(NAME_KEY) || "",
       "data-testid": "daily-name",

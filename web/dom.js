@@ -91,6 +91,26 @@ export const store = {
 
 export const tokenKey = (code) => `crescent-race.token.${code}`;
 export const NAME_KEY = "crescent-race.name";
+export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
+
+/** The length of a nickname as the server counts it: characters (not UTF-16 units), after
+ * trimming and folding runs of spaces. */
+export function nameLength(value) {
+  return [...value.normalize("NFC").trim().split(/\s+/).join(" ")].length;
+}
+
+/** A nickname input. A name that is too long is not cut silently (as `maxlength` would cut
+ * a pasted one, perhaps inside an emoji): the form will not submit, and says why. */
+export function nameInput(attrs) {
+  const input = h("input", { required: true, autocomplete: "nickname", ...attrs });
+  const check = () => {
+    const n = nameLength(input.value);
+    input.setCustomValidity(n > NAME_MAX ? `Up to ${NAME_MAX} characters, please (this is ${n}).` : "");
+  };
+  input.addEventListener("input", check);
+  check();
+  return input;
+}
 
 /** Show a short message in the page's toast area. */
 export function toast(text, kind = "info") {

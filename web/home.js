@@ -1,6 +1,6 @@
 // The home page: create a room, join one by code, today's daily challenge, live rooms.
 
-import { fill, h, NAME_KEY, store, tokenKey, toast } from "./dom.js";
+import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "./dom.js";
 import { Link } from "./net.js";
 
 const REFRESH_MS = 5000;
@@ -13,20 +13,8 @@ export function homeView(root, { navigate }) {
   let refresh = null;
   let destroyed = false;
 
-  const nameInput = (id) =>
-    h("input", {
-      id,
-      name: "name",
-      required: true,
-      maxlength: "20",
-      autocomplete: "nickname",
-      placeholder: "Your nickname",
-      value: savedName,
-      "data-testid": `${id}`,
-    });
-
   // -- create ----------------------------------------------------------------------
-  const createName = nameInput("create-name");
+  const createName = nameInput({ id: "create-name", name: "name", placeholder: "Your nickname", value: savedName, "data-testid": "create-name" });
   const difficulty = h(
     "select",
     { id: "difficulty", name: "difficulty", "data-testid": "create-difficulty" },

@@ -1,20 +1,12 @@
 // The room page before the race: the form to take a seat, and the lobby (the share link,
 // who is in and ready, and the host's start button).
 
-import { h, NAME_KEY, store } from "./dom.js";
+import { h, NAME_KEY, nameInput, store } from "./dom.js";
 import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
 export function joinForm({ code, error, join }) {
-  const name = h("input", {
-    id: "room-name",
-    required: true,
-    maxlength: "20",
-    autocomplete: "nickname",
-    placeholder: "Your nickname",
-    value: store.get(NAME_KEY) || "",
-    "data-testid": "join-name",
-  });
+  const name = nameInput({ id: "room-name", placeholder: "Your nickname", value: store.get(NAME_KEY) || "", "data-testid": "join-name" });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
   return h(
     "form",
