@@ -189,26 +189,30 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
 
 
 def ranking(seats: list[tuple[Seat, Game]]) -> list[dict[str, Any]]:
-    """Finishers by time (then moves, then seat order); then everyone else by cards on the
-    foundations (more is better; then fewer moves)."""
+    """Finishers by time (then fewer moves); then everyone else by cards on the foundations
+    (more is better; then fewer moves). Players equal on all of that share a place (1, 2, 2,
+    4), listed in seat order."""
     order = {s.seat: i for i, (s, _) in enumerate(seats)}
 
-    def key(item: tuple[Seat, Game]) -> tuple[Any, ...]:
+    def result(item: tuple[Seat, Game]) -> tuple[int, int, int]:
         s, g = item
         if s.finished_ms is not None:
-            return (0, s.finished_ms, s.moves, order[s.seat])
-        return (1, -g.cards_on_foundations, s.moves, order[s.seat])
+            return (0, s.finished_ms, s.moves)
+        return (1, -g.cards_on_foundations, s.moves)
 
-    ranked = sorted(seats, key=key)
-    return [
-        {
-            "place": i + 1,
-            "seat": s.seat,
-            "name": s.name,
-            "finished_ms": s.finished_ms,
-            "cards": g.cards_on_foundations,
-            "moves": s.moves,
-            "resigned": s.resigned,
-        }
-        for i, (s, g) in enumerate(ranked)
-    ]
+    ranked = sorted(seats, key=lambda item: (result(item), order[item[0].seat]))
+    out: list[dict[str, Any]] = []
+    for i, (s, g) in enumerate(ranked):
+        tied = i and result(ranked[i - 1]) == result((s, g))
+        out.append(
+            {
+                "place": out[-1]["place"] if tied else i + 1,
+                "seat": s.seat,
+                "name": s.name,
+                "finished_ms": s.finished_ms,
+                "cards": g.cards_on_foundations,
+                "moves": s.moves,
+                "resigned": s.resigned,
+            }
+        )
+    return out
