@@ -27,6 +27,7 @@ from race.connection import Connection, CreationLimit
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
+from race.rooms import normalise_code
 from race.service import RaceService
 from race.settings import Settings
 from race.store import Store, StoreUnavailable, open_store
@@ -111,6 +112,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
 
+    async def room(request: Request) -> Response:
+        """One room, for a page about to offer its join form: 404 if there is none."""
+        code = request.path_params["code"]
+        if not _ROOM_CODE.fullmatch(code):
+            return JSONResponse({"error": "a room code is letters and digits"}, status_code=400)
+        try:
+            info = await service.room_info(normalise_code(code))
+        except StoreUnavailable:
+            return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
+        if info is None:
+            return JSONResponse({"error": f"There is no room {code.upper()} (it may have expired)."}, status_code=404)
+        return JSONResponse(info, headers={"Cache-Control": "no-store"})
+
     async def leaderboard(request: Request) -> Response:
         """Public top N of a day: ?difficulty=hard&date=2026-11-29&top=20 (all optional)."""
         raw: dict[str, object] = {"type": "leaderboard", **request.query_params}
@@ -133,6 +147,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         WebSocketRoute("/ws", websocket),
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
+        Route("/api/rooms/{code}", room),
         Route("/api/daily", leaderboard),
     ]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo

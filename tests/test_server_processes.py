@@ -113,6 +113,20 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         status, body = get_json(server.url + "/api/rooms")
         codes = [r["code"] for r in body["rooms"]]
         assert status == 200 and listed["room"]["code"] in codes and hidden["room"]["code"] not in codes
+        # One room, listed or not, for a page about to offer its join form.
+        code = hidden["room"]["code"]
+        status, info = get_json(f"{server.url}/api/rooms/{code.lower()}")
+        assert status == 200, info
+        assert (info["code"], info["kind"], info["phase"], info["players"], info["max_players"]) == (
+            code,
+            "race",
+            "lobby",
+            1,
+            8,
+        )
+        status, missing = get_json(server.url + "/api/rooms/NOSUCH1")
+        assert status == 404 and "no room NOSUCH1" in missing["error"]
+        assert get_json(server.url + "/api/rooms/a-b")[0] == 400
         # The client's files are revalidated on each visit, so a deploy reaches every browser.
         # (a 304, with no body, when the copy is current).
         for path in ("/app.js", "/style.css", "/r/ABCDEFG", "/watch/ABCDEFG", "/daily"):

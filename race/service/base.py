@@ -16,7 +16,7 @@ import msgspec
 from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, is_done, phase, seat_key
+from race.rooms import MAX_PLAYERS, Meta, Seat, is_done, phase, seat_key
 from race.store import Doc, Store, StoreUnavailable
 from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
@@ -167,6 +167,24 @@ class ServiceBase:
         # The rooms at once: their reads share round trips (on Redis, one pipelined write).
         codes = await self.store.list_members(LISTING, self.clock() / 1000, limit)
         return [room for room in await asyncio.gather(*map(self._live_room, codes)) if room is not None]
+
+    async def room_info(self, code: str) -> dict[str, Any] | None:
+        """What a visitor may know of a room before taking a seat (its code is the key to
+        it): kind, deal, phase and how many seats are taken; ``None`` if there is none."""
+        (doc,) = await self.store.read(code, ["meta"])
+        if doc is None:
+            return None
+        meta = META.decode(doc.data)
+        return {
+            "code": code,
+            "kind": meta.kind,
+            "difficulty": meta.difficulty,
+            "deal": meta.deal,
+            "time_limit": meta.time_limit,
+            "phase": phase(meta, self.clock()),
+            "players": len(meta.seats),
+            "max_players": MAX_PLAYERS,
+        }
 
     async def _live_room(self, code: str) -> dict[str, Any] | None:
         """A listed room's entry in the live list, or ``None`` (then off the list, if it
