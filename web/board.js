@@ -5,7 +5,13 @@
 // Input is a small state machine per pointer: idle -> pressed (pointerdown on the board)
 // -> dragging (moved further than the threshold from the press, and the pressed card can
 // move) -> idle. Releasing while still "pressed" is a tap. A drop on a lit target sends the
-// move; a drop anywhere else snaps the card back and sends nothing.
+// move; a drop anywhere else snaps the card back and sends nothing. Held still for
+// LONG_PRESS_MS, a press becomes "held": the card is selected (its targets lit) rather than
+// played, and the release sends nothing; moving on from there is still a drag.
+//
+// Keys: Enter or Space on a focused pile or foundation is a tap; with Shift it selects the
+// card whatever it could do (so a card a foundation takes can still go to the other
+// foundation or to a pile), and Enter or Space on a lit target then plays there.
 
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "./cards.js";
 import { h } from "./dom.js";
@@ -15,6 +21,7 @@ export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around th
 const ARC = [1, 0.42, 0.1, 0, 0, 0.1, 0.42, 1]; // how far each column bends toward the middle
 const FOUNDATION_ROWS = [SUIT_ORDER.map((s) => "u" + s), SUIT_ORDER.map((s) => "d" + s)];
 const THRESHOLD = { mouse: 5, pen: 6, touch: 10 };
+const LONG_PRESS_MS = 500;
 
 /** A card element: rank and suit as text in the corner, a big suit symbol in the middle. */
 export function cardElement(text, extra = {}) {
@@ -50,6 +57,7 @@ export class BoardView {
     this.pending = false;
     this.selected = null;
     this.press = null;
+    this.heldAt = -Infinity; // when the last long press selected a card (for its context menu)
     this.fly = null;
     this.dirty = false;
     this.piles = [];
@@ -63,6 +71,11 @@ export class BoardView {
       this.el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
       this.el.addEventListener("keydown", (e) => this.onKey(e));
       this.el.addEventListener("dragstart", (e) => e.preventDefault());
+      // A long touch on a card is a long press here: no context menu, no text selection.
+      this.el.addEventListener("contextmenu", (e) => {
+        if (this.press || this.heldAt > performance.now() - 1000) e.preventDefault();
+      });
+      this.el.addEventListener("selectstart", (e) => this.press && e.preventDefault());
       this.moveHandler = (e) => this.onPointerMove(e);
       this.upHandler = (e) => this.onPointerUp(e);
       this.cancelHandler = (e) => this.onPointerCancel(e);
@@ -212,7 +225,8 @@ export class BoardView {
    * A tap on a pile or foundation. With a card selected, a tap on one of its lit targets
    * plays there. Otherwise a tap on a pile plays its top card to a foundation when one takes
    * it (the up foundation when both of the suit's foundations do), else selects it so the
-   * next tap picks a pile; a tap on a foundation selects its top card for a give-back.
+   * next tap picks a pile; a tap on a foundation selects its top card for a give-back. A tap
+   * on the selected card clears the selection.
    */
   tap(key) {
     if (this.pending) return;
@@ -238,17 +252,33 @@ export class BoardView {
         return;
       }
     }
-    if (moves.length) {
-      this.selected = key;
+    this.select(key);
+  }
+
+  /**
+   * Select the top card of a pile or foundation and light every target it has, foundations
+   * included (Shift+Enter, a long press, or a tap on a card no foundation takes); the next
+   * tap or Enter on a target plays there. A card with no move is refused.
+   */
+  select(key) {
+    if (this.pending) return;
+    const moves = this.bySource.get(key) || [];
+    if (!moves.length) {
+      this.selected = null;
       this.mark();
-      const top = this.topCard(key)?.dataset.card;
-      const targets = moves.map((m) => zoneName(m.to.key)).join(", ");
-      this.announce(`${top ? card(top).name : "card"} selected; it can go to ${targets}.`);
+      this.refuse(key);
       return;
     }
-    this.selected = null;
+    this.selected = key;
     this.mark();
-    this.refuse(key);
+    const top = this.topCard(key)?.dataset.card;
+    const targets = moves.map((m) => zoneName(m.to.key)).join(", ");
+    this.announce(`${top ? card(top).name : "card"} selected; it can go to ${targets}.`);
+  }
+
+  /** Whether `key` is a lit target of the selected card (a tap there plays the move). */
+  isTarget(key) {
+    return !!this.selected && (this.bySource.get(this.selected) || []).some((m) => m.to.key === key);
   }
 
   announce(text) {
@@ -310,10 +340,16 @@ export class BoardView {
       return;
     }
     if (e.key !== "Enter" && e.key !== " ") return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const zone = e.target.closest?.("[data-drop]");
     if (!zone || !this.el.contains(zone)) return;
     e.preventDefault();
-    this.tap(zone.dataset.drop);
+    if (e.repeat) return; // a key held down plays once
+    const key = zone.dataset.drop;
+    // Shift selects the card instead of playing it home, except on a lit target of the
+    // selection: that plays there, as without Shift (a Shift still held changes nothing).
+    if (e.shiftKey && !this.isTarget(key)) this.select(key);
+    else this.tap(key);
   }
 
   // -- pointer state machine -------------------------------------------------------
@@ -329,7 +365,7 @@ export class BoardView {
     const cardEl = e.target.closest(".card[data-top]");
     const draggable = !this.pending && !!cardEl && zone.contains(cardEl) && this.bySource.has(key);
     if (draggable) e.preventDefault(); // no text selection or native drag
-    this.press = {
+    const press = {
       state: "pressed",
       key,
       cardEl: draggable ? cardEl : null,
@@ -339,7 +375,14 @@ export class BoardView {
       y: e.clientY,
       ghost: null,
       hover: null,
+      timer: null,
     };
+    this.press = press;
+    // Held still, the press selects the card instead of playing it (when it has a move; on a
+    // lit target the press plays there however long it lasts).
+    if (!this.pending && this.bySource.has(key) && !this.isTarget(key)) {
+      press.timer = setTimeout(() => this.onLongPress(press), LONG_PRESS_MS);
+    }
     window.addEventListener("pointermove", this.moveHandler);
     window.addEventListener("pointerup", this.upHandler);
     window.addEventListener("pointercancel", this.cancelHandler);
@@ -350,8 +393,10 @@ export class BoardView {
     if (!press || e.pointerId !== press.id) return;
     const dx = e.clientX - press.x;
     const dy = e.clientY - press.y;
-    if (press.state === "pressed") {
-      if (!press.cardEl || Math.hypot(dx, dy) < (THRESHOLD[press.type] ?? 6)) return;
+    if (press.state === "pressed" || press.state === "held") {
+      if (Math.hypot(dx, dy) < (THRESHOLD[press.type] ?? 6)) return;
+      this.stopLongPress(press); // moved: no long press any more
+      if (!press.cardEl) return;
       this.startDrag(press);
     }
     e.preventDefault();
@@ -362,6 +407,20 @@ export class BoardView {
       press.hover = over;
       if (over && press.targets.has(over)) this.zone(over)?.classList.add("hover");
     }
+  }
+
+  /** The press was held still long enough: select its card (the release will not tap). */
+  onLongPress(press) {
+    press.timer = null;
+    if (this.press !== press || press.state !== "pressed") return;
+    press.state = "held";
+    this.heldAt = performance.now();
+    this.select(press.key);
+  }
+
+  stopLongPress(press) {
+    if (press.timer !== null) clearTimeout(press.timer);
+    press.timer = null;
   }
 
   startDrag(press) {
@@ -405,6 +464,7 @@ export class BoardView {
       this.tap(press.key);
       return;
     }
+    if (press.state === "held") return; // the long press selected the card: nothing to play
     const over = this.dropKeyAt(e.clientX, e.clientY);
     const text = over ? press.targets.get(over) : undefined;
     if (text && !this.pending && this.legal.includes(text)) {
@@ -425,6 +485,7 @@ export class BoardView {
   }
 
   endPress() {
+    if (this.press) this.stopLongPress(this.press);
     this.press = null;
     window.removeEventListener("pointermove", this.moveHandler);
     window.removeEventListener("pointerup", this.upHandler);

@@ -1,0 +1,275 @@
+"""Every legal move without a drag: Shift+Enter (or Shift+Space) on a focused pile selects its
+top card instead of playing it home, so a card a foundation takes can still go to the other
+foundation or to a pile by keyboard; a long press does the same on a touch screen or with a
+mouse. Real server, real headless Chromium."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from race.engine import Game
+from tests.support import Server
+from tests.web_helpers import CHROMIUM, POINTS_JS, Browsing, Tab, zone
+from tests.winning_lines import winning_line
+
+pytestmark = pytest.mark.browser
+
+DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    s = Server("memory://", COUNTDOWN_SECONDS="1", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+    yield s
+    s.stop()
+
+
+def start_solo(browsing: Browsing, *, phone: bool = False) -> Tab:
+    """A one-player race on DEAL, created and started through the page."""
+    tab = browsing.open("solo", "/", phone=phone, still=True)
+    page = tab.page
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
+    page.get_by_test_id("create-deal").fill(str(DEAL))
+    submit = page.get_by_test_id("create-submit")
+    submit.tap() if phone else submit.click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    start = page.get_by_test_id("start")
+    start.tap() if phone else start.click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    return tab
+
+
+def along_the_line(want: Callable[[list[str]], str | None]) -> tuple[list[str], str]:
+    """The moves of DEAL's winning line up to the first position where ``want`` (given the
+    legal moves) finds a move, and that move."""
+    game = Game.deal(DEAL, DIFFICULTY)
+    line = winning_line(DEAL, DIFFICULTY)
+    for i, move in enumerate(line):
+        found = want([str(m) for m in game.legal_moves()])
+        if found is not None:
+            return line[:i], found
+        game.play(move)
+    raise AssertionError(f"no such position on the winning line of {DIFFICULTY} deal {DEAL}")
+
+
+def down_when_both(legal: list[str]) -> str | None:
+    """A pile-to-down-foundation move whose card the up foundation takes too."""
+    return next((m for m in legal if m[0] == "p" and ">d" in m and m.replace(">d", ">u") in legal), None)
+
+
+def pile_when_home(legal: list[str]) -> str | None:
+    """A pile-to-pile move whose card a foundation takes too."""
+    return next(
+        (
+            m
+            for m in legal
+            if m[0] == "p"
+            and m.split(">")[1][0] == "p"
+            and any(x.startswith(m.split(">")[0] + ">") and x.split(">")[1][0] in "ud" for x in legal)
+        ),
+        None,
+    )
+
+
+def foundation_name(key: str) -> str:
+    """How the board names a foundation to a screen reader."""
+    arrow = "up A→K" if key[0] == "u" else "down K→A"
+    return f"{SUIT_SYMBOL[key[1]]} {arrow} foundation"
+
+
+def zone_name(key: str) -> str:
+    return f"pile {int(key[1:]) + 1}" if key[0] == "p" else foundation_name(key)
+
+
+def lit(tab: Tab) -> set[str]:
+    """The zones lit as targets."""
+    drops: list[str] = tab.page.eval_on_selector_all(
+        "[data-testid=board] .target", "els => els.map(e => e.dataset.drop)"
+    )
+    return set(drops)
+
+
+def targets(board: dict[str, Any], source: str) -> set[str]:
+    return {m.split(">")[1] for m in board["legal"] if m.startswith(source + ">")}
+
+
+def test_shift_enter_sends_a_card_both_foundations_take_to_the_down_one(browsing: Browsing) -> None:
+    prefix, down = along_the_line(down_when_both)
+    source, target = down.split(">")
+    up = source + ">u" + target[1]
+    tab = start_solo(browsing)
+    page, board = tab.page, tab.page.get_by_test_id("board")
+    state = tab.settled()
+    for move in prefix:
+        state = tab.play_by_drag(move, state)
+    assert {down, up} <= set(state["legal"])
+    pile = state["piles"][int(source[1:])]
+    moving = pile[-1]
+    sent = len(tab.sent_types("move"))
+
+    # Shift+Enter selects the card rather than playing it up: every target is lit, both
+    # foundations included, and a screen reader hears them all.
+    page.locator(zone(source)).focus()
+    page.keyboard.press("Shift+Enter")
+    expect(board).to_have_attribute("data-selected", source)
+    assert lit(tab) == targets(state, source)
+    assert {target, up.split(">")[1]} <= lit(tab)
+    expect(page.locator(zone(source))).to_have_attribute("aria-pressed", "true")
+    announce = page.get_by_test_id("board-announce")
+    expect(announce).to_contain_text(" selected; it can go to ")
+    for key in targets(state, source):
+        expect(announce).to_contain_text(zone_name(key))
+    expect(board).not_to_have_attribute("data-pending", "")
+    assert len(tab.sent_types("move")) == sent
+
+    # Enter on the down foundation plays there.
+    page.locator(zone(target)).focus()
+    page.keyboard.press("Enter")
+    played = tab.settled(state["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == down
+    assert len(tab.sent_types("move")) == sent + 1
+    count, _ = state["foundations"][target]
+    assert played["foundations"][target] == [count + 1, moving]
+    assert played["piles"][int(source[1:])] == pile[:-1]
+    expect(board).to_have_attribute("data-selected", "")
+    expect(announce).to_contain_text(f"to {foundation_name(target)}.")
+
+    # The fast path stays: U takes it back, and plain Enter on the pile plays it up at once.
+    page.keyboard.press("u")
+    back = tab.settled(played["version"] + 1)
+    assert back["piles"] == state["piles"]
+    page.locator(zone(source)).focus()
+    page.keyboard.press("Enter")
+    tab.settled(back["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == up
+
+
+def test_shift_space_then_enter_moves_a_card_a_foundation_takes_to_a_pile_and_escape_cancels(
+    browsing: Browsing,
+) -> None:
+    prefix, move = along_the_line(pile_when_home)
+    source, target = move.split(">")
+    tab = start_solo(browsing)
+    page, board = tab.page, tab.page.get_by_test_id("board")
+    state = tab.settled()
+    for m in prefix:
+        state = tab.play_by_drag(m, state)
+    home = targets(state, source) - {f"p{i}" for i in range(16)}
+    assert home, f"{source}'s top goes to a foundation too"
+    sent = len(tab.sent_types("move"))
+    announce = page.get_by_test_id("board-announce")
+
+    # Shift+Space selects; Escape cancels and nothing is sent.
+    page.locator(zone(source)).focus()
+    page.keyboard.press("Shift+Space")
+    expect(board).to_have_attribute("data-selected", source)
+    assert lit(tab) == targets(state, source)
+    expect(announce).to_contain_text(zone_name(target))
+    for key in home:
+        expect(announce).to_contain_text(foundation_name(key))
+    page.keyboard.press("Escape")
+    expect(board).to_have_attribute("data-selected", "")
+    expect(page.locator("[data-testid=board] .target")).to_have_count(0)
+    expect(page.locator(zone(source))).not_to_have_attribute("aria-pressed", "true")
+    expect(announce).to_have_text("Selection cleared.")
+    assert tab.board() == state
+    assert len(tab.sent_types("move")) == sent
+
+    # Shift+Enter selects again; Enter on the pile plays the pile move, not the foundation one.
+    page.keyboard.press("Shift+Enter")
+    expect(board).to_have_attribute("data-selected", source)
+    page.locator(zone(target)).focus()
+    page.keyboard.press("Enter")
+    played = tab.settled(state["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == move
+    assert len(tab.sent_types("move")) == sent + 1
+    assert played["piles"][int(target[1:])] == [*state["piles"][int(target[1:])], state["piles"][int(source[1:])][-1]]
+    expect(announce).to_contain_text(f"to {zone_name(target)}.")
+
+
+def test_a_long_mouse_press_selects_instead_of_playing_home_and_can_still_drag(browsing: Browsing) -> None:
+    tab = start_solo(browsing)
+    page, board = tab.page, tab.page.get_by_test_id("board")
+    state = tab.settled()
+    source = next(m.split(">")[0] for m in state["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    sent = len(tab.sent_types("move"))
+    box = page.locator(f"{zone(source)} .card[data-top]").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20))
+    page.mouse.down()
+    expect(board).to_have_attribute("data-selected", source)  # held still: selected ...
+    assert lit(tab) == targets(state, source)
+    page.mouse.up()
+    # ... and the release is no tap: the card stays selected and nothing is in flight.
+    expect(board).to_have_attribute("data-selected", source)
+    expect(board).not_to_have_attribute("data-pending", "")
+    page.keyboard.press("Escape")
+    expect(board).to_have_attribute("data-selected", "")
+    assert tab.board() == state
+    assert len(tab.sent_types("move")) == sent
+
+    # Held, then moved on: still a drag, and the drop plays there.
+    move = max(m for m in state["legal"] if m.startswith(source + ">"))  # a pile target if it has one
+    page.mouse.down()
+    expect(board).to_have_attribute("data-selected", source)
+    tab.drop(move.split(">")[1])
+    tab.settled(state["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == move
+    assert len(tab.sent_types("move")) == sent + 1
+
+
+def test_a_long_press_on_a_phone_selects_and_a_tap_on_a_target_plays_there(browsing: Browsing) -> None:
+    prefix, move = along_the_line(pile_when_home)
+    assert prefix == [], "the start of the deal has such a move"
+    source, target = move.split(">")
+    tab = start_solo(browsing, phone=True)
+    page, board = tab.page, tab.page.get_by_test_id("board")
+    state = tab.settled()
+    sent = len(tab.sent_types("move"))
+
+    (x, y), _ = page.evaluate(POINTS_JS, [zone(source), zone(target)])
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        # Held: the card is selected with all its targets (its foundation too) ...
+        expect(board).to_have_attribute("data-selected", source)
+        assert lit(tab) == targets(state, source)
+        expect(page.get_by_test_id("board-announce")).to_contain_text(zone_name(target))
+        # ... no context menu opens on the card and no text is selected.
+        prevented = page.evaluate(
+            """(sel) => !document.querySelector(sel).dispatchEvent(
+                 new MouseEvent("contextmenu", { bubbles: true, cancelable: true }))""",
+            f"{zone(source)} .card[data-top]",
+        )
+        assert prevented, "the board let a context menu open under a long press"
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+    assert page.evaluate("() => window.getSelection().toString()") == ""
+    # The lift is no tap: the card stays selected and nothing was played.
+    expect(board).to_have_attribute("data-selected", source)
+    expect(board).not_to_have_attribute("data-pending", "")
+    assert tab.board() == state
+
+    # A tap on the pile target plays there, not to the foundation.
+    tab.tap(target)
+    played = tab.settled(state["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == move
+    assert len(tab.sent_types("move")) == sent + 1
+    assert played["piles"][int(target[1:])][-1] == state["piles"][int(source[1:])][-1]
+
+    # A quick tap still plays a card home at once (up when both foundations take it).
+    quick = next(m.split(">")[0] for m in played["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    homes = [m for m in played["legal"] if m.startswith(quick + ">") and m.split(">")[1][0] in "ud"]
+    tab.tap(quick)
+    tab.settled(played["version"] + 1)
+    assert tab.sent_types("move")[-1]["move"] == next((m for m in homes if ">u" in m), homes[0])
