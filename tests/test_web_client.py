@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import Server
@@ -660,3 +660,96 @@ def test_a_race_started_by_keyboard_keeps_the_focus_on_the_board_and_says_go(bro
     expect(hp.locator('[data-testid=board] [data-pile="0"]')).to_be_focused()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     expect(bp.get_by_test_id("home-link")).to_be_focused()
+
+
+def test_counts_of_one_are_singular(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Solo", difficulty="easy", deal=5, still=True)
+    hp = host.page
+    watcher = browsing.open("watcher", f"/watch/{code}")
+    wp = watcher.page
+    expect(wp.get_by_test_id("watch-player")).to_have_count(1)
+    hp.get_by_test_id("start").click()
+    expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = host.settled()
+    expect(hp.locator("[data-testid=progress-s1] [data-testid=moves]")).to_have_text("0 moves")
+    host.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
+    for page in (hp, wp):
+        expect(page.locator("[data-testid=progress-s1]")).to_have_attribute("data-moves", "1")
+        expect(page.locator("[data-testid=progress-s1] [data-testid=moves]")).to_have_text("1 move")
+    expect(wp.locator("[data-testid=watch-player][data-seat=s1] h3")).to_contain_text("· 1 move · ")
+
+
+class Blackout:
+    """A page's websocket through Playwright, with a switch: while ``dark``, nothing the
+    server sends reaches the page and the page's `sync` messages are held back (as if the
+    connection had stalled); ``light()`` ends that and sends what was held."""
+
+    def __init__(self, page: Page) -> None:
+        self.dark = False
+        self.held: list[str | bytes] = []
+        self.dropped: list[str | bytes] = []
+        self.server: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r"/ws$"), self.route)
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.server = server
+
+        def to_page(message: str | bytes) -> None:
+            if self.dark:
+                self.dropped.append(message)
+            else:
+                ws.send(message)
+
+        def to_server(message: str | bytes) -> None:
+            if self.dark and '"sync"' in str(message):
+                self.held.append(message)
+            else:
+                server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    def light(self) -> None:
+        self.dark = False
+        assert self.server is not None
+        for message in self.held:
+            self.server.send(message)
+        self.held.clear()
+
+
+def test_a_move_left_unanswered_gives_the_board_back_after_five_seconds(browsing: Browsing) -> None:
+    solo = browsing.open("solo", "/", still=True)
+    page = solo.page
+    wire = Blackout(page)  # before the room's connection opens (the home page makes it)
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option("easy")
+    page.get_by_test_id("create-deal").fill("5")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    home = next(m for m in state["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
+    source = int(home.split(">")[0][1:])
+
+    # The move goes, and its reply never comes: the board shows the move (pending) at once...
+    wire.dark = True
+    page.locator(f'[data-testid=board] [data-pile="{source}"]').focus()
+    page.keyboard.press("Enter")
+    board = page.get_by_test_id("board")
+    expect(board).to_have_attribute("data-pending", "")
+    assert solo.board()["piles"][source] == state["piles"][source][:-1]
+    # ... and after 5 s without a reply, the server's board as last heard, open to input
+    # again, while a resync asks what became of the move.
+    expect(board).not_to_have_attribute("data-pending", "", timeout=8000)
+    back = solo.board()
+    assert (back["version"], back["piles"], back["legal"]) == (state["version"], state["piles"], state["legal"])
+    expect(page.get_by_test_id("undo")).to_be_disabled()
+    assert wire.held, "the page asked for a resync"
+    assert wire.dropped, "the move's reply was dropped"
+
+    # The resync's reply: the move had been played.
+    wire.light()
+    after = solo.settled(state["version"] + 1)
+    assert after["piles"][source] == state["piles"][source][:-1]
+    expect(page.get_by_test_id("undo")).to_be_enabled()

@@ -96,6 +96,8 @@ export function homeView(root, { navigate }) {
     h(
       "section",
       { class: "home", "data-testid": "home" },
+      // The page's title for screen readers and the outline: the brand above says it on screen.
+      h("h1", { class: "sr-only" }, "Crescent Race"),
       h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock."),
       h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
     ),

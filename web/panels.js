@@ -11,6 +11,12 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
+/** A count and its noun, singular for one: "1 move", "3 moves", "1 shuffle left" with
+ * ``many`` "shuffles left". */
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A player's status in words: finished time, won, stuck, resigned or racing. */
 export function statusText(p) {
   if (p.finished_ms !== null && p.finished_ms !== undefined) return `finished ${formatMs(p.finished_ms)}`;
@@ -52,6 +58,64 @@ export function awayTag(presence, seat, me = null) {
 export function watchingLine(presence) {
   if (!presence || !presence.watching) return null;
   return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
+}
+
+/** A live region for a page's news (who went away or came back, who finished, resigned or
+ * is stuck, the end of the race): screen readers hear it, the page shows it elsewhere. */
+export function announcer() {
+  return h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "presence-announce" });
+}
+
+/** Say ``text`` in an `announcer` (nothing for ""); the same text again is said again. */
+export function announce(el, text) {
+  if (!text) return;
+  // A live region only speaks a change: news that reads as the last did (a rival stuck
+  // again after an undo) gets a no-break space, which is not heard.
+  el.textContent = el.textContent === text ? `${text}\u00a0` : text;
+}
+
+function finished(p) {
+  return p.finished_ms !== null && p.finished_ms !== undefined;
+}
+
+/** A finisher's place among ``players``: finishers rank by time, then by fewer moves. */
+function finishPlace(players, p) {
+  const ahead = players.filter((q) => q.seat !== p.seat && finished(q) && (q.finished_ms < p.finished_ms || (q.finished_ms === p.finished_ms && q.moves < p.moves)));
+  return ahead.length + 1;
+}
+
+/** What changed in the race between two lists of the players' entries, in words ("Bob
+ * finished in 0:34.4 (1st).", "Cleo resigned.", "Dan is stuck."), for the players other
+ * than ``me`` (whose own banners say it); "" when nothing did. Never each move: only a
+ * player's finish, resignation or getting stuck. ``before`` null: nothing was known. */
+export function raceNews(before, after, me = null) {
+  if (!before) return "";
+  const was = new Map(before.map((p) => [p.seat, p]));
+  const lines = [];
+  for (const p of after) {
+    const old = was.get(p.seat);
+    if (p.seat === me || !old) continue; // a newcomer is no news of the race
+    if (finished(p) && !finished(old)) lines.push(`${p.name} finished in ${formatMs(p.finished_ms)} (${ordinal(finishPlace(after, p))}).`);
+    else if (p.resigned && !old.resigned) lines.push(`${p.name} resigned.`);
+    else if (p.stuck && !old.stuck && !finished(p) && !p.resigned) lines.push(`${p.name} is stuck.`);
+  }
+  return lines.join(" ");
+}
+
+/** The end of a race in words, for a spectator, when ``room`` is over and was not before
+ * (``was``: the phase the page showed): "Race over: Bob placed 1st of 4."; "" otherwise.
+ * (A player's page says "Race over. You placed 2nd of 4." in its live banner.) */
+export function overNews(was, room) {
+  if (room?.phase !== "over" || (was !== "racing" && was !== "countdown")) return "";
+  const ranking = room.ranking || [];
+  const head = endedByTime(room) ? "Time is up: race over" : "Race over";
+  const first = ranking.find((r) => r.place === 1);
+  return first ? `${head}: ${first.name} placed 1st of ${ranking.length}.` : `${head}.`;
+}
+
+/** Whether a race that is over ended because its time limit ran out. */
+export function endedByTime(room) {
+  return !!(room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000);
 }
 
 /** What changed between two `presence` messages, in words ("Bob went away.", "Bob is
@@ -118,7 +182,7 @@ export function progressList(players, { me = null, host = null, presence = null 
           "div",
           { class: "stats" },
           h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
-          h("span", { "data-testid": "moves" }, `${p.moves} moves`),
+          h("span", { "data-testid": "moves" }, count(p.moves, "move")),
           h("span", { class: `status status-${statusKey(p)}`, "data-testid": "status" }, statusText(p)),
         ),
       );

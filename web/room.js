@@ -9,7 +9,24 @@ import { describeMove, parseMove, preview } from "./cards.js";
 import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
-import { applyPlayer, hostAwayIn, isAway, newerPresence, ordinal, playerFromState, presenceNews, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
+import {
+  announce,
+  announcer,
+  applyPlayer,
+  count,
+  endedByTime,
+  hostAwayIn,
+  isAway,
+  newerPresence,
+  ordinal,
+  playerFromState,
+  presenceNews,
+  progressList,
+  raceNews,
+  rankingTable,
+  statusText,
+  watchingLine,
+} from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
@@ -108,7 +125,9 @@ export class RoomView {
     this.restartBtn = button("restart", "Restart", () => this.restart(), "Restart this deal (the clock keeps running)");
     this.resignBtn = button("resign", "Resign", () => this.resign(), "Resign from this race");
     this.hintText = h("p", { class: "hint-text", "data-testid": "hint-text", "aria-live": "polite" });
-    this.banner = h("div", { class: "banner-area", "aria-live": "polite" });
+    // The banners (won, resigned, stuck; the race's end) are live: a screen reader hears
+    // each as it comes.
+    this.banner = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
     this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive", hidden: true });
     this.toolbar = h(
       "div",
@@ -124,19 +143,23 @@ export class RoomView {
     // stays in view above it.
     this.rivals = h("ul", { class: "rivals", "data-testid": "rivals", "aria-hidden": "true" });
     this.side = h("aside", { class: "side", "data-testid": "race-side" });
+    // The keys, at the head of the race (where the header line has room): shown with it.
+    this.keysHelp = keysHelp();
     this.raceEl = h(
       "section",
       { class: "race", "data-testid": "race" },
+      this.keysHelp,
       h("div", { class: "play" }, this.toolbar, this.rivals, this.banner, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl)),
       this.side,
     );
     this.header = h("div", { class: "room-head", "data-testid": "room-head" });
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
-    // Who went away or came back, for screen readers (the tags say it on screen).
-    this.presenceNote = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "presence-announce" });
+    // The room's news for screen readers (the tags, the side panel and the banners show it):
+    // who went away or came back, who finished, resigned or is stuck, the end of the race.
+    this.news = announcer();
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
-    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.presenceNote, this.joinEl, this.lobbyEl, this.raceEl);
+    this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.news, this.joinEl, this.lobbyEl, this.raceEl);
     fill(this.root, this.pageEl);
   }
 
@@ -185,6 +208,7 @@ export class RoomView {
   onMessage(m) {
     switch (m.type) {
       case "joined": {
+        const before = this.room;
         this.seat = m.seat;
         this.presence = null; // a new connection: the room's presence follows this reply
         if (m.token) {
@@ -195,9 +219,11 @@ export class RoomView {
         this.setState(m.state);
         this.clearPending();
         this.render();
+        this.tellRoomNews(before); // back after a lost connection: what happened meanwhile
         break;
       }
       case "room": {
+        const before = this.room;
         const round = this.room?.round;
         this.room = mergeSnapshot(this.room, m.room);
         if (round !== undefined && round !== m.room.round) {
@@ -207,10 +233,13 @@ export class RoomView {
         }
         this.checkOwnVersion();
         this.render();
+        this.tellRoomNews(before);
         break;
       }
       case "player": {
+        const before = this.room?.players.slice(); // applyPlayer replaces the entry it updates
         if (this.room && applyPlayer(this.room.players, m.player)) {
+          announce(this.news, raceNews(before, this.room.players, this.seat));
           this.renderSide();
           this.checkOwnVersion();
         }
@@ -221,7 +250,7 @@ export class RoomView {
         this.presence = newerPresence(before, m);
         if (this.presence === before) break; // old news, or the same again
         const news = presenceNews(before, this.presence, this.room?.players || [], this.seat, this.seenHere);
-        if (news) this.presenceNote.textContent = news;
+        announce(this.news, news);
         for (const seat of this.presence.here) this.seenHere.add(seat);
         if (this.phase === "lobby") this.renderLobby();
         else this.renderSide();
@@ -263,6 +292,15 @@ export class RoomView {
       default:
         break;
     }
+  }
+
+  /** Tell a screen reader what a new snapshot of the room changed since ``before`` (the room
+   * as it was): the other players' finishes, resignations and getting stuck. (The end of
+   * the race, with this player's place, is the over banner's, which is live.) */
+  tellRoomNews(before) {
+    const room = this.room;
+    if (!before || !room || before.round !== room.round || !this.seat) return;
+    announce(this.news, raceNews(before.players, room.players, this.seat));
   }
 
   onError(m) {
@@ -370,7 +408,11 @@ export class RoomView {
     this.pending = { id, move: previewMove };
     this.pendingTimer = setTimeout(() => {
       if (this.pending?.id === id) {
+        // No reply: back to the server's board as last heard (no preview, input open again)
+        // while a resync asks what became of the move.
         this.pending = null;
+        this.renderBoard();
+        this.renderTools();
         this.resync();
       }
     }, PENDING_TIMEOUT_MS);
@@ -437,8 +479,11 @@ export class RoomView {
     if (key === "u") this.undo();
     else if (key === "s") this.shuffle();
     else if (key === "h") this.askHint();
-    else if (key === "escape") this.board.clearSelection();
-    else return;
+    else if (key === "?" && !this.raceEl.hidden) this.keysHelp.open = !this.keysHelp.open;
+    else if (key === "escape") {
+      this.keysHelp.open = false;
+      this.board.clearSelection();
+    } else return;
     e.preventDefault();
   }
 
@@ -657,43 +702,90 @@ export class RoomView {
   renderBanner() {
     const s = this.state;
     const room = this.room;
-    let banner = null;
     const place = room?.ranking?.find((r) => r.seat === this.seat)?.place;
-    if (s && s.finished_ms !== null && s.finished_ms !== undefined) {
-      banner = h(
-        "div",
-        { class: "banner won", "data-testid": "won-banner" },
-        h("strong", {}, "You cleared the deal!"),
-        ` Time ${formatMs(s.finished_ms)} in ${s.moves} moves`,
-        this.phase === "over" && place ? ` · ${ordinal(place)} place` : "",
-      );
-    } else if (s?.resigned) {
-      banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You resigned from this race.");
-    } else if (s?.stuck) {
-      banner = h(
-        "div",
-        { class: "banner stuck", "data-testid": "stuck-banner" },
-        h("strong", {}, "Stuck:"),
-        " no legal move and no shuffle left. Undo, restart or resign.",
-      );
+    const over = this.phase === "over";
+    const finished = s && s.finished_ms !== null && s.finished_ms !== undefined;
+    // The banners are live: a banner is put in (or swapped) only when it says something
+    // new, so that a screen reader hears it once, not again at every redraw. The place,
+    // known at the end, is added to the won banner.
+    const own = finished ? `won ${s.finished_ms} ${s.moves}` : s?.resigned ? "resigned" : s?.stuck ? "stuck" : "";
+    if (own !== this.ownKey) {
+      this.ownKey = own;
+      this.placeEl = h("span", {});
+      let banner = null;
+      if (finished) {
+        banner = h(
+          "div",
+          { class: "banner won", "data-testid": "won-banner" },
+          h("strong", {}, "You cleared the deal!"),
+          ` Time ${formatMs(s.finished_ms)} in ${count(s.moves, "move")}`,
+          this.placeEl,
+        );
+      } else if (s?.resigned) {
+        banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You resigned from this race.");
+      } else if (s?.stuck) {
+        banner = h(
+          "div",
+          { class: "banner stuck", "data-testid": "stuck-banner" },
+          h("strong", {}, "Stuck:"),
+          " no legal move and no shuffle left. Undo, restart or resign.",
+        );
+      }
+      this.ownBanner = swapBanner(this.banner, this.ownBanner, banner, true);
     }
-    if (this.phase === "over") {
-      const timedOut = endedByTime(room);
-      const over = h(
-        "div",
-        { class: "banner over", "data-testid": "over-banner" },
-        h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
-        place ? ` You placed ${ordinal(place)} of ${room.ranking.length}.` : "",
-      );
-      fill(this.banner, banner, over);
-    } else {
-      fill(this.banner, banner);
+    const placeText = over && place ? ` · ${ordinal(place)} place` : "";
+    if (this.placeEl.textContent !== placeText) this.placeEl.textContent = placeText;
+    const timedOut = over && endedByTime(room);
+    const end = over ? `${timedOut} ${place} ${room.ranking.length}` : "";
+    if (end !== this.overKey) {
+      this.overKey = end;
+      const banner = over
+        ? h(
+            "div",
+            { class: "banner over", "data-testid": "over-banner" },
+            h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
+            place ? ` You placed ${ordinal(place)} of ${room.ranking.length}.` : "",
+          )
+        : null;
+      this.overBanner = swapBanner(this.banner, this.overBanner, banner, false);
     }
   }
 }
 
+/** Put ``banner`` in ``area`` in place of ``old`` (either may be null), first or last,
+ * touching nothing else there (a live region speaks what is added); return ``banner``. */
+function swapBanner(area, old, banner, first) {
+  if (old && banner) old.replaceWith(banner);
+  else if (old) old.remove();
+  else if (banner) area[first ? "prepend" : "append"](banner);
+  return banner;
+}
+
 export function roomView(root, options) {
   return new RoomView(root, options);
+}
+
+/** The keys, for a keyboard player: a small "Keys" disclosure (the ? key opens and closes
+ * it too). */
+export function keysHelp() {
+  const row = (keys, what) => [h("dt", {}, keys.map((k, i) => [i ? " or " : "", h("kbd", {}, k)])), h("dd", {}, what)];
+  return h(
+    "details",
+    { class: "keys", "data-testid": "keys-help" },
+    h("summary", { title: "Keys (?)" }, "Keys"),
+    h(
+      "dl",
+      { class: "keys-panel" },
+      row(["Tab"], "go from pile to pile, and to the foundations"),
+      row(["Enter", "Space"], "play a pile’s card home, or pick it up if no foundation takes it"),
+      row(["Shift+Enter"], "pick up a pile’s card to choose where it goes: then Enter there"),
+      row(["Escape"], "put the card down"),
+      row(["S"], "shuffle"),
+      row(["H"], "hint"),
+      row(["U"], "undo"),
+      row(["?"], "show or hide these keys"),
+    ),
+  );
 }
 
 /** The panel of a room that no longer exists, with the way home. */
@@ -711,11 +803,6 @@ export function gonePanel(message) {
 export function roomSummary(room) {
   const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
   return `${room.difficulty} · deal ${room.deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}`;
-}
-
-/** Whether a race that is over ended because its time limit ran out. */
-export function endedByTime(room) {
-  return !!(room.time_limit && room.start_at && room.ended_at >= room.start_at + room.time_limit * 1000);
 }
 
 /** A time limit in words: "10 min", "30 s", "1 min 30 s". */

@@ -3,8 +3,23 @@
 import { BoardView } from "./board.js";
 import { fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
-import { applyPlayer, isAway, newerPresence, progressList, rankingTable, statusText, watchingLine } from "./panels.js";
-import { endedByTime, gonePanel, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
+import {
+  announce,
+  announcer,
+  applyPlayer,
+  count,
+  endedByTime,
+  isAway,
+  newerPresence,
+  overNews,
+  presenceNews,
+  progressList,
+  raceNews,
+  rankingTable,
+  statusText,
+  watchingLine,
+} from "./panels.js";
+import { gonePanel, phaseAt, mergeSnapshot, roomSummary } from "./room.js";
 
 export class WatchView {
   constructor(root, { code }) {
@@ -12,16 +27,22 @@ export class WatchView {
     this.code = code;
     this.room = null;
     this.presence = null; // the room's last `presence` message: who has a connection open
+    this.seenHere = new Set(); // every seat ever here: one that comes again is "back"
     this.boards = new Map();
     this.phase = "loading";
     root.dataset.view = "watch";
     document.title = `Watching ${code} · Crescent Race`;
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
+    // The room's news for screen readers, as on a player's page (there for everyone).
+    this.news = announcer();
     this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
     this.side = h("aside", { class: "side", "data-testid": "watch-side" });
-    this.layout = h("div", { class: "watch-layout" }, this.grid, this.side);
-    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.layout);
+    // The boards under a heading of their own (one per board below it): the outline goes
+    // h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
+    const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, "Boards"), this.grid);
+    this.layout = h("div", { class: "watch-layout" }, boards, this.side);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.news, this.layout);
     fill(root, this.page);
     this.renderHead();
     this.link = new Link({
@@ -40,14 +61,26 @@ export class WatchView {
   onMessage(m) {
     if (m.type === "watching" || m.type === "room") {
       if (m.type === "watching") this.presence = null; // a new connection: its presence follows
+      const before = this.room;
+      const was = this.phase;
       this.room = mergeSnapshot(this.room, m.room);
       this.render();
+      if (before && before.round === this.room.round) {
+        announce(this.news, [raceNews(before.players, this.room.players), overNews(was, this.room)].filter(Boolean).join(" "));
+      }
     } else if (m.type === "player") {
-      if (this.room && applyPlayer(this.room.players, m.player)) this.renderPlayer(m.player.seat);
+      const before = this.room?.players.slice(); // applyPlayer replaces the entry it updates
+      if (this.room && applyPlayer(this.room.players, m.player)) {
+        announce(this.news, raceNews(before, this.room.players));
+        this.renderPlayer(m.player.seat);
+      }
     } else if (m.type === "presence") {
       const before = this.presence;
       this.presence = newerPresence(before, m);
-      if (this.room && this.presence !== before) for (const p of this.room.players) this.renderPlayer(p.seat); // headings, side
+      if (this.presence === before) return; // old news, or the same again
+      announce(this.news, presenceNews(before, this.presence, this.room?.players || [], null, this.seenHere));
+      for (const seat of this.presence.here) this.seenHere.add(seat);
+      if (this.room) for (const p of this.room.players) this.renderPlayer(p.seat); // headings, side
     } else if (m.type === "resync") {
       this.link.reconnect();
     } else if (m.type === "error") {
@@ -139,7 +172,11 @@ export class WatchView {
     fill(
       entry.title,
       h("span", { class: "name" }, p.name),
-      h("span", { class: "muted" }, ` ${p.cards}/104 · ${p.moves} moves · ${p.shuffles_left} shuffle${p.shuffles_left === 1 ? "" : "s"} left${status ? " · " + status : ""}${isAway(this.presence, p.seat) ? " · away" : ""}`),
+      h(
+        "span",
+        { class: "muted" },
+        ` ${p.cards}/104 · ${count(p.moves, "move")} · ${count(p.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}${isAway(this.presence, p.seat) ? " · away" : ""}`,
+      ),
     );
     const hidden = this.phase === "lobby";
     entry.board.el.classList.toggle("waiting", hidden || this.phase === "countdown");
