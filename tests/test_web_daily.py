@@ -25,6 +25,13 @@ pytestmark = pytest.mark.browser
 
 NODE_LIMIT = 200_000
 NAME = 'Wendy &amp; "W"'  # reads differently if it is ever parsed as markup
+# Every banner put in the page's live banner area, in order (by its test id).
+SHOWN_JS = """(el) => {
+  window.shown = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) window.shown.push(n.dataset?.testid ?? n.textContent);
+  }).observe(el, { childList: true });
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +136,9 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
             assert winner.sent_types("resume")[-1]["room"] == code
             browsing.snap("midway")
             state = after
+            # From here, every banner put in the live banner area is recorded: a screen
+            # reader hears what is put there, so each must go in once, not at each redraw.
+            wp.get_by_test_id("banners").evaluate(SHOWN_JS)
         state = winner.play_by_drag(move, state)
 
     # The win: banner, time, my rank 1 and a streak of 1, my own row highlighted.
@@ -138,6 +148,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     assert found, banner.inner_text()
     time_text, moves = found[1], int(found[2])
     assert moves == len(line) + 1  # the undone move counts
+    expect(wp.get_by_test_id("my-rank")).to_contain_text(f"{moves} moves")
     expect(wp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "1")
     expect(wp.get_by_test_id("my-rank")).to_contain_text(time_text)
     expect(wp.get_by_test_id("streak")).to_have_attribute("data-streak", "1")
@@ -157,6 +168,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     expect(vp.get_by_test_id("my-rank")).to_have_attribute("data-rank", "")
     expect(sp.locator("[data-testid=watch-player]")).to_have_attribute("data-cards", "104")
     browsing.snap("won")
+    assert wp.evaluate("window.shown") == ["won-banner"]
 
     # Another attempt the same day is practice.
     wp.get_by_test_id("daily-play").click()

@@ -11,7 +11,7 @@
 
 import { fill, formatMs, h, NAME_KEY, nameInput, store, toast, tokenKey } from "./dom.js";
 import { Link } from "./net.js";
-import { rankingTable } from "./panels.js";
+import { count, rankingTable } from "./panels.js";
 import { RoomView } from "./room.js";
 
 const KEY = {
@@ -138,28 +138,37 @@ class DailyAttempt extends RoomView {
 
   renderBanner() {
     const s = this.state;
-    let banner = null;
-    if (s && s.finished_ms !== null && s.finished_ms !== undefined) {
-      banner = h(
-        "div",
-        { class: "banner won", "data-testid": "won-banner" },
-        h("strong", {}, "You cleared today’s deal!"),
-        ` Time ${formatMs(s.finished_ms)} in ${s.moves} moves`,
-        this.info?.ranked ? " · on the leaderboard" : " · practice",
-      );
-    } else if (s?.resigned) {
-      banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You gave up this attempt. Play again when you like.");
-    } else if (s?.stuck) {
-      banner = h(
-        "div",
-        { class: "banner stuck", "data-testid": "stuck-banner" },
-        h("strong", {}, "Stuck:"),
-        " no legal move and no shuffle left. Undo, restart or give up.",
-      );
-    } else if (this.room && !this.room.start_at) {
-      banner = h("div", { class: "banner over", "data-testid": "clock-note" }, "The clock starts with your first move.");
+    const finished = s && s.finished_ms !== null && s.finished_ms !== undefined;
+    // The banner area is live: it is filled only when it has something new to say, so a
+    // screen reader hears each banner once, not again at every redraw.
+    const key = finished
+      ? `won ${s.finished_ms} ${s.moves} ${Boolean(this.info?.ranked)}`
+      : s?.resigned ? "resigned" : s?.stuck ? "stuck" : this.room && !this.room.start_at ? "clock" : "";
+    if (key !== this.bannerKey) {
+      this.bannerKey = key;
+      let banner = null;
+      if (finished) {
+        banner = h(
+          "div",
+          { class: "banner won", "data-testid": "won-banner" },
+          h("strong", {}, "You cleared today’s deal!"),
+          ` Time ${formatMs(s.finished_ms)} in ${count(s.moves, "move")}`,
+          this.info?.ranked ? " · on the leaderboard" : " · practice",
+        );
+      } else if (s?.resigned) {
+        banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You gave up this attempt. Play again when you like.");
+      } else if (s?.stuck) {
+        banner = h(
+          "div",
+          { class: "banner stuck", "data-testid": "stuck-banner" },
+          h("strong", {}, "Stuck:"),
+          " no legal move and no shuffle left. Undo, restart or give up.",
+        );
+      } else if (key === "clock") {
+        banner = h("div", { class: "banner over", "data-testid": "clock-note" }, "The clock starts with your first move.");
+      }
+      fill(this.banner, banner);
     }
-    fill(this.banner, banner);
     this.page?.renderPlayButton();
   }
 }
@@ -420,7 +429,7 @@ export class DailyPage {
         "span",
         { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine ? String(mine.rank) : "" },
         h("span", { class: "label" }, "My rank"),
-        mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${mine.moves} moves` : " not ranked today yet",
+        mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}` : " not ranked today yet",
       ),
     );
   }
