@@ -314,6 +314,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
 
     unknown = browsing.open("unknown", "/watch/NOSUCH2")
     expect(unknown.page.get_by_test_id("room-gone")).to_be_visible()
+    # A room page for a code that is no room says so at once, without asking for a nickname.
+    nowhere = browsing.open("nowhere", "/r/NOSUCH3")
+    expect(nowhere.page.get_by_test_id("room-gone")).to_contain_text("There is no room NOSUCH3")
+    expect(nowhere.page.get_by_test_id("join-name")).to_have_count(0)
+    # (Chromium logs the look-up's 404, the answer the page asked for, as a console error.)
+    nowhere.errors[:] = [e for e in nowhere.errors if "status of 404" not in e]
 
 
 def test_a_nickname_of_emoji_counts_characters_as_the_server_does(browsing: Browsing) -> None:
@@ -386,6 +392,9 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     assert guest.settled()["piles"] == dragged["piles"]
 
     late = browsing.open("late", f"/r/{code}")
+    # The page looked the room up: it says the race has started before asking anything.
+    expect(late.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it.")
+    assert late.sent_types("join") == []
     late.page.get_by_test_id("join-name").fill("Late")
     late.page.get_by_test_id("join-room").click()
     expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")

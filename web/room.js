@@ -73,6 +73,7 @@ export class RoomView {
     this.confirming = null;
     this.kicked = false;
     this.gone = null; // why the room is no longer there: the page then stops for good
+    this.joinNote = null; // why this room may not take a seat, known before joining
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
     root.dataset.view = "room";
@@ -94,7 +95,38 @@ export class RoomView {
       this.link.connect();
     } else {
       this.render();
+      this.lookUp();
     }
+  }
+
+  /** Before offering a seat, look the room up: a room that is not there ends the page at
+   * once, and one that cannot take a seat says why above the form (the server still has
+   * the last word when the form is sent). */
+  async lookUp() {
+    let res;
+    try {
+      res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+    } catch {
+      return; // offline: the join itself will say
+    }
+    const info = await res.json().catch(() => ({}));
+    if (this.seat || this.gone !== null || this.joinName) return; // the page moved on meanwhile
+    if (res.status === 404) {
+      this.link.close();
+      this.showGone(info.error || "There is no such room.");
+      return;
+    }
+    if (!res.ok) return;
+    if (info.kind === "daily") {
+      this.joinNote = { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it." };
+    } else if (info.phase === "over") {
+      this.joinNote = { code: "already_started", message: "This race is over; you can watch its results." };
+    } else if (info.phase !== "lobby") {
+      this.joinNote = { code: "already_started", message: "This race has already started; you can watch it." };
+    } else if (info.players >= info.max_players) {
+      this.joinNote = { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
+    }
+    if (this.joinNote) this.render();
   }
 
   destroy() {
@@ -603,7 +635,7 @@ export class RoomView {
       if (this.link.ready) this.onOpen();
       else this.link.connect();
     };
-    fill(this.joinEl, joinForm({ code: this.code, error, join }));
+    fill(this.joinEl, joinForm({ code: this.code, error: error || this.joinNote, join }));
   }
 
   renderLobby() {
