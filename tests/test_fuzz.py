@@ -289,7 +289,8 @@ async def test_afterwards_every_stored_game_is_sound_and_no_handler_failed(
             aside = cast(dict[str, str], await raw.hgetall(f"room:{{{code}}}:aside"))
             assert h, code
             meta = msgspec.json.decode(h["d:meta"], type=Meta)
-            assert 1 <= len(meta.seats) <= 8 and meta.host in meta.seats
+            # (A lobby everyone left has no seat and no host; the next to join hosts it.)
+            assert len(meta.seats) <= 8 and meta.host in (meta.seats or [""])
             assert set(meta.ready) <= set(meta.seats)
             for sid in meta.seats:
                 seat = msgspec.json.decode(h[f"d:p:{sid}"], type=Seat)
