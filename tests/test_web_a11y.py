@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from itertools import count, pairwise
@@ -22,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from race.engine import Game
 from tests.support import TIMEOUT, Server
 from tests.test_web_client import create_room
-from tests.web_helpers import CHROMIUM, Browsing, Tab
+from tests.web_helpers import Browsing, Tab, page_server
 from tests.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -40,15 +39,7 @@ NODE_LIMIT = 200_000  # the daily deal's proof, as in test_web_daily
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
-    s = Server(
-        "memory://",
-        COUNTDOWN_SECONDS="1",
-        RATE_LIMIT_PER_SECOND="10000",
-        RATE_LIMIT_BURST="10000",
-        DAILY_NODE_LIMIT=str(NODE_LIMIT),
-    )
+    s = page_server(DAILY_NODE_LIMIT=str(NODE_LIMIT))
     yield s
     s.stop()
 

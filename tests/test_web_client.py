@@ -7,7 +7,6 @@ page under test-output/<test>/ when it fails.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,18 +15,14 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import CHROMIUM, Browsing, Tab, shuffle_text, winning_line
+from tests.web_helpers import Browsing, Tab, page_server, shuffle_text, winning_line
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
-    # A one-second countdown the pages can show; no rate limit, since a test plays a whole
-    # winning line faster than any person could.
-    s = Server("memory://", COUNTDOWN_SECONDS="1", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+    s = page_server()
     yield s
     s.stop()
 

@@ -5,7 +5,6 @@ mouse. Real server, real headless Chromium."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,7 +13,7 @@ from playwright.sync_api import expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import CHROMIUM, POINTS_JS, Browsing, Tab, zone
+from tests.web_helpers import POINTS_JS, Browsing, Tab, page_server, start_solo, zone
 from tests.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -25,27 +24,9 @@ SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
-    s = Server("memory://", COUNTDOWN_SECONDS="1", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+    s = page_server()
     yield s
     s.stop()
-
-
-def start_solo(browsing: Browsing, *, phone: bool = False) -> Tab:
-    """A one-player race on DEAL, created and started through the page."""
-    tab = browsing.open("solo", "/", phone=phone, still=True)
-    page = tab.page
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    submit = page.get_by_test_id("create-submit")
-    submit.tap() if phone else submit.click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    start = page.get_by_test_id("start")
-    start.tap() if phone else start.click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    return tab
 
 
 def along_the_line(want: Callable[[list[str]], str | None]) -> tuple[list[str], str]:
@@ -106,7 +87,7 @@ def test_shift_enter_sends_a_card_both_foundations_take_to_the_down_one(browsing
     prefix, down = along_the_line(down_when_both)
     source, target = down.split(">")
     up = source + ">u" + target[1]
-    tab = start_solo(browsing)
+    tab = start_solo(browsing, DIFFICULTY, DEAL)
     page, board = tab.page, tab.page.get_by_test_id("board")
     state = tab.settled()
     for move in prefix:
@@ -158,7 +139,7 @@ def test_shift_space_then_enter_moves_a_card_a_foundation_takes_to_a_pile_and_es
 ) -> None:
     prefix, move = along_the_line(pile_when_home)
     source, target = move.split(">")
-    tab = start_solo(browsing)
+    tab = start_solo(browsing, DIFFICULTY, DEAL)
     page, board = tab.page, tab.page.get_by_test_id("board")
     state = tab.settled()
     for m in prefix:
@@ -197,7 +178,7 @@ def test_shift_space_then_enter_moves_a_card_a_foundation_takes_to_a_pile_and_es
 
 
 def test_a_long_mouse_press_selects_instead_of_playing_home_and_can_still_drag(browsing: Browsing) -> None:
-    tab = start_solo(browsing)
+    tab = start_solo(browsing, DIFFICULTY, DEAL)
     page, board = tab.page, tab.page.get_by_test_id("board")
     state = tab.settled()
     source = next(m.split(">")[0] for m in state["legal"] if m[0] == "p" and m.split(">")[1][0] in "ud")
@@ -231,7 +212,7 @@ def test_a_long_press_on_a_phone_selects_and_a_tap_on_a_target_plays_there(brows
     prefix, move = along_the_line(pile_when_home)
     assert prefix == [], "the start of the deal has such a move"
     source, target = move.split(">")
-    tab = start_solo(browsing, phone=True)
+    tab = start_solo(browsing, DIFFICULTY, DEAL, phone=True)
     page, board = tab.page, tab.page.get_by_test_id("board")
     state = tab.settled()
     sent = len(tab.sent_types("move"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -21,7 +20,7 @@ from playwright.sync_api import ViewportSize, expect
 from race.daily import choose_deal
 from race.engine import Game
 from tests.support import Client, Server
-from tests.web_helpers import CHROMIUM, Browsing, Tab
+from tests.web_helpers import Browsing, Tab, page_server
 
 pytestmark = pytest.mark.browser
 
@@ -33,16 +32,7 @@ PHONES: dict[int, ViewportSize] = {320: {"width": 320, "height": 640}, 390: {"wi
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
-    # The memory store: this module's daily boards are its own.
-    s = Server(
-        "memory://",
-        COUNTDOWN_SECONDS="1",
-        DAILY_NODE_LIMIT=str(NODE_LIMIT),
-        RATE_LIMIT_PER_SECOND="10000",
-        RATE_LIMIT_BURST="10000",
-    )
+    s = page_server(DAILY_NODE_LIMIT=str(NODE_LIMIT))  # the memory store: its daily boards are its own
     yield s
     s.stop()
 

@@ -3,26 +3,23 @@ the seat and the exact board, on a server process that never saw this page befor
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import Server
-from tests.web_helpers import CHROMIUM, Browsing
+from tests.web_helpers import Browsing, page_server, start_solo
 
 pytestmark = pytest.mark.browser
 
 
 def serve(redis_url: str, port: int | None = None) -> Server:
-    return Server(redis_url, port=port, COUNTDOWN_SECONDS="0", RATE_LIMIT_PER_SECOND="10000", RATE_LIMIT_BURST="10000")
+    return page_server(redis_url, port=port, COUNTDOWN_SECONDS="0")
 
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[Server]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
     s = serve(redis_url)
     yield s
     s.stop()
@@ -31,14 +28,8 @@ def server(redis_url: str) -> Iterator[Server]:
 def test_a_racing_page_reconnects_and_resumes_its_board_when_its_server_is_replaced(
     browsing: Browsing, server: Server, redis_url: str
 ) -> None:
-    solo = browsing.open("solo", "/", still=True)
+    solo = start_solo(browsing, "easy", 3)
     page = solo.page
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option("easy")
-    page.get_by_test_id("create-deal").fill("3")
-    page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("start").click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     first = solo.play_by_drag(next(m for m in solo.settled()["legal"] if m != "shuffle"))
 
     server.kill()  # kill -9: the socket drops with no goodbye

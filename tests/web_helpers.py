@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from race.engine import Game
-from tests.support import ROOT
+from tests.support import ROOT, Server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -260,6 +262,32 @@ class Browsing:
         finally:
             for context in {id(tab.page.context): tab.page.context for tab in self.tabs}.values():
                 context.close()
+
+
+def page_server(store_url: str = "memory://", *, port: int | None = None, **env: str) -> Server:
+    """A server for the pages to talk to (the test is skipped without Chromium): a
+    one-second countdown the pages can show, and no rate limit, since a test plays a whole
+    winning line faster than any person could; ``env`` adds to or overrides that."""
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (the test command installs Debian's chromium)")
+    settings = {"COUNTDOWN_SECONDS": "1", "RATE_LIMIT_PER_SECOND": "10000", "RATE_LIMIT_BURST": "10000"}
+    return Server(store_url, port=port, **(settings | env))
+
+
+def start_solo(tabs: Browsing, difficulty: str, deal: int, *, phone: bool = False) -> Tab:
+    """A one-player race, created and started through the home page by "Solo"."""
+    tab = tabs.open("solo", "/", phone=phone, still=True)
+    page = tab.page
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-difficulty").select_option(difficulty)
+    page.get_by_test_id("create-deal").fill(str(deal))
+    submit = page.get_by_test_id("create-submit")
+    submit.tap() if phone else submit.click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    start = page.get_by_test_id("start")
+    start.tap() if phone else start.click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    return tab
 
 
 def winning_line() -> dict[str, Any]:
