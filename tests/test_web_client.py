@@ -157,10 +157,10 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         # ... and a screen reader hears so, with the targets.
         expect(bp.locator(f'[data-testid=board] [data-drop="{src}"]')).to_have_attribute("aria-pressed", "true")
         heard = re.compile(rf"selected; it can go to (.*, )?pile {int(dst[1:]) + 1}\b")
-        expect(bp.get_by_test_id("board-announce")).to_have_text(heard)
+        expect(bp.get_by_test_id("board-announce").locator("p").last).to_have_text(heard)
         bob.tap(dst)
         b2 = bob.settled(b1["version"] + 1)
-        expect(bp.get_by_test_id("board-announce")).to_contain_text(f"to pile {int(dst[1:]) + 1}.")
+        expect(bp.get_by_test_id("board-announce").locator("p").last).to_contain_text(f"to pile {int(dst[1:]) + 1}.")
         assert b2["piles"][int(dst[1:])][-1] == b1["piles"][int(src[1:])][-1]
 
     # Keyboard: H shows a hint (and highlights it), S shuffles, U undoes.
@@ -598,13 +598,15 @@ def test_a_player_who_closes_the_tab_shows_as_away_and_spectators_are_counted(br
 
     bob.page.close()  # the tab is closed: the others see it at once
     expect(bobs_row.get_by_test_id("away")).to_be_visible()
-    expect(hp.get_by_test_id("presence-announce")).to_have_text("Bob went away.")  # for screen readers
+    expect(hp.get_by_test_id("presence-announce").locator("p").last).to_have_text(
+        "Bob went away."
+    )  # for screen readers
     expect(watcher.page.locator("[data-testid=progress-s2]").get_by_test_id("away")).to_be_visible()
     back = browsing.another(bob, "bob-again", f"/r/{code}")  # the same browser: the same seat
     expect(back.page.get_by_test_id("lobby")).to_be_visible()
     expect(bobs_row.get_by_test_id("away")).to_have_count(0)
     expect(watcher.page.get_by_test_id("away")).to_have_count(0)
-    expect(hp.get_by_test_id("presence-announce")).to_have_text("Bob is back.")
+    expect(hp.get_by_test_id("presence-announce").locator("p").last).to_have_text("Bob is back.")
 
     hp.get_by_test_id("start").click()
     expect(back.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")

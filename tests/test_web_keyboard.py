@@ -105,7 +105,7 @@ def test_shift_enter_sends_a_card_both_foundations_take_to_the_down_one(browsing
     assert lit(tab) == targets(state, source)
     assert {target, up.split(">")[1]} <= lit(tab)
     expect(page.locator(zone(source))).to_have_attribute("aria-pressed", "true")
-    announce = page.get_by_test_id("board-announce")
+    announce = page.get_by_test_id("board-announce").locator("p").last  # the latest news
     expect(announce).to_contain_text(" selected; it can go to ")
     for key in targets(state, source):
         expect(announce).to_contain_text(zone_name(key))
@@ -147,7 +147,7 @@ def test_shift_space_then_enter_moves_a_card_a_foundation_takes_to_a_pile_and_es
     home = targets(state, source) - {f"p{i}" for i in range(16)}
     assert home, f"{source}'s top goes to a foundation too"
     sent = len(tab.sent_types("move"))
-    announce = page.get_by_test_id("board-announce")
+    announce = page.get_by_test_id("board-announce").locator("p").last  # the latest news
 
     # Shift+Space selects; Escape cancels and nothing is sent.
     page.locator(zone(source)).focus()
@@ -224,7 +224,7 @@ def test_a_long_press_on_a_phone_selects_and_a_tap_on_a_target_plays_there(brows
         # Held: the card is selected with all its targets (its foundation too) ...
         expect(board).to_have_attribute("data-selected", source)
         assert lit(tab) == targets(state, source)
-        expect(page.get_by_test_id("board-announce")).to_contain_text(zone_name(target))
+        expect(page.get_by_test_id("board-announce").locator("p").last).to_contain_text(zone_name(target))
         # ... no context menu opens on the card and no text is selected.
         prevented = page.evaluate(
             """(sel) => !document.querySelector(sel).dispatchEvent(

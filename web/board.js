@@ -14,7 +14,7 @@
 // foundation or to a pile), and Enter or Space on a lit target then plays there.
 
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "./cards.js";
-import { h } from "./dom.js";
+import { announce, announcer, h } from "./dom.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
 export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
@@ -124,7 +124,7 @@ export class BoardView {
     const middle = h("div", { class: "foundations", "data-testid": "foundations" }, rows);
     this.el.append(top, middle, bottom);
     // What a screen reader is told of the board's input: a selection and its targets, a refusal.
-    this.announcer = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "board-announce" });
+    this.announcer = announcer("board-announce");
     if (this.interactive) this.el.append(this.announcer);
   }
 
@@ -282,7 +282,7 @@ export class BoardView {
   }
 
   announce(text) {
-    this.announcer.textContent = text;
+    announce(this.announcer, text);
   }
 
   refuse(key) {

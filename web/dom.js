@@ -123,3 +123,20 @@ export function toast(text, kind = "info") {
   area.append(item);
   setTimeout(() => item.remove(), 4000);
 }
+
+const SAID_MS = 10_000; // how long a line of news stays in its announcer
+
+/** A live region for a screen reader: each `announce` adds a line of its own, which a
+ * screen reader reads as it comes, so news in a burst is not cut short by the next; lines
+ * are taken out after a while (unheard: only additions are spoken). */
+export function announcer(testid) {
+  return h("div", { class: "sr-only", role: "log", "aria-live": "polite", "data-testid": testid });
+}
+
+/** Say ``text`` in an `announcer` (nothing for ""). */
+export function announce(el, text) {
+  if (!text) return;
+  const line = h("p", {}, text);
+  el.append(line);
+  setTimeout(() => line.remove(), SAID_MS);
+}

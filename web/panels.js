@@ -60,20 +60,6 @@ export function watchingLine(presence) {
   return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
 }
 
-/** A live region for a page's news (who went away or came back, who finished, resigned or
- * is stuck, the end of the race): screen readers hear it, the page shows it elsewhere. */
-export function announcer() {
-  return h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "presence-announce" });
-}
-
-/** Say ``text`` in an `announcer` (nothing for ""); the same text again is said again. */
-export function announce(el, text) {
-  if (!text) return;
-  // A live region only speaks a change: news that reads as the last did (a rival stuck
-  // again after an undo) gets a no-break space, which is not heard.
-  el.textContent = el.textContent === text ? `${text}\u00a0` : text;
-}
-
 function finished(p) {
   return p.finished_ms !== null && p.finished_ms !== undefined;
 }

@@ -6,12 +6,10 @@
 
 import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
-import { fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
+import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel } from "./lobby.js";
 import { Link } from "./net.js";
 import {
-  announce,
-  announcer,
   applyPlayer,
   count,
   endedByTime,
@@ -188,7 +186,7 @@ export class RoomView {
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
     // The room's news for screen readers (the tags, the side panel and the banners show it):
     // who went away or came back, who finished, resigned or is stuck, the end of the race.
-    this.news = announcer();
+    this.news = announcer("presence-announce");
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
     this.pageEl = h("section", { class: "room", "data-testid": "room", "data-code": this.code }, this.header, this.notice, this.news, this.joinEl, this.lobbyEl, this.raceEl);

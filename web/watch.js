@@ -1,11 +1,9 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
 import { BoardView } from "./board.js";
-import { fill, formatMs, h } from "./dom.js";
+import { announce, announcer, fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
 import {
-  announce,
-  announcer,
   applyPlayer,
   count,
   endedByTime,
@@ -35,7 +33,7 @@ export class WatchView {
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
     // The room's news for screen readers, as on a player's page (there for everyone).
-    this.news = announcer();
+    this.news = announcer("presence-announce");
     this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
     this.side = h("aside", { class: "side", "data-testid": "watch-side" });
     // The boards under a heading of their own (one per board below it): the outline goes
