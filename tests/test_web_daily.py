@@ -114,9 +114,15 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     # A hint, the first move (the clock starts), an undo and the move again.
     wp.get_by_test_id("hint").click()
     expect(wp.get_by_test_id("hint-text")).to_contain_text("Hint:")
+    # (No race countdown ended here: the clock's start is no cue for a "Go!".)
+    wp.get_by_test_id("countdown").evaluate(
+        "el => { window.counted = []; new MutationObserver(() => window.counted.push(el.textContent))"
+        ".observe(el, { childList: true, characterData: true, subtree: true }); }"
+    )
     state = winner.play_by_drag(line[0], state)
     expect(wp.get_by_test_id("clock-note")).to_have_count(0)
-    expect(wp.get_by_test_id("timer")).not_to_have_text("0:00.0")
+    expect(wp.get_by_test_id("timer")).not_to_have_text("0:00.0")  # the clock was drawn running
+    assert wp.evaluate("window.counted") == []
     expect(sp.get_by_test_id("watch-status")).to_have_text(re.compile(r"^Racing · \d+:\d\d\.\d$"))
     wp.get_by_test_id("undo").click()
     state = winner.settled(state["version"] + 1)

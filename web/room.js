@@ -71,6 +71,7 @@ export class RoomView {
     this.confirming = null;
     this.kicked = false;
     this.gone = null; // why the room is no longer there: the page then stops for good
+    this.countedDown = null; // the start_at of the countdown this page showed
     this.joinNote = null; // why this room may not take a seat, known before joining
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
@@ -158,7 +159,9 @@ export class RoomView {
     // The banners (won, resigned, stuck; the race's end) are live: a screen reader hears
     // each as it comes.
     this.banner = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
-    this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive", hidden: true });
+    // Always in the page, empty when there is nothing to count: a live region speaks what
+    // changes in it, and one that appeared with its first number might not be heard.
+    this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive" });
     this.toolbar = h(
       "div",
       { class: "toolbar", "data-testid": "toolbar" },
@@ -534,14 +537,16 @@ export class RoomView {
     if (!room) return;
     const now = this.link.serverNow();
     if (this.phase === "countdown") {
+      this.countedDown = room.start_at; // this page counted down to that start: "Go!" follows
       this.showCountdown(String(Math.max(1, Math.ceil((room.start_at - now) / 1000))));
       this.timerEl.textContent = formatMs(0);
       this.leftBox.hidden = !room.time_limit;
       if (room.time_limit) this.leftEl.textContent = formatMs(room.time_limit * 1000);
       return;
     }
-    // "Go!" over the live board for a moment after the start (it takes no clicks).
-    const go = this.phase === "racing" && room.start_at && now - room.start_at < GO_MS;
+    // "Go!" over the live board for a moment after the countdown (it takes no clicks); not
+    // for a daily attempt, whose clock starts at its first move, nor on a page opened late.
+    const go = this.phase === "racing" && room.start_at === this.countedDown && now - room.start_at < GO_MS;
     this.showCountdown(go ? "Go!" : null);
     let elapsed = null;
     const s = this.state;
@@ -560,8 +565,7 @@ export class RoomView {
 
   /** What the countdown shows (null: nothing); a screen reader hears each change once. */
   showCountdown(text) {
-    this.countdownEl.hidden = text === null;
-    if (text !== null && this.countdownEl.textContent !== text) this.countdownEl.textContent = text;
+    if (this.countdownEl.textContent !== (text ?? "")) this.countdownEl.textContent = text ?? "";
   }
 
   render(joinError = null) {
