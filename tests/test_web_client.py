@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import Server
@@ -386,9 +386,18 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     expect(gp.get_by_test_id("kicked-banner")).to_have_count(0)
     assert guest.settled()["piles"] == dragged["piles"]
 
-    late = browsing.open("late", f"/r/{code}")
-    # The page looked the room up: it says the race has started before asking anything.
+    late = browsing.open("late", "/")
+    held: list[Route] = []  # the page's look-up of the room, answered when the test says
+    late.page.route("**/api/rooms/*", lambda route: held.append(route))
+    late.page.goto(f"/r/{code}")
+    late.page.get_by_test_id("join-name").fill("Lat")  # typing while the page looks the room up
+    assert len(held) == 1, "the page looks the room up"
+    held[0].continue_()
+    # The page says the race has started before anything is sent, and the name being
+    # typed, and the focus, stay where they were.
     expect(late.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it.")
+    expect(late.page.get_by_test_id("join-name")).to_have_value("Lat")
+    expect(late.page.get_by_test_id("join-name")).to_be_focused()
     assert late.sent_types("join") == []
     late.page.get_by_test_id("join-name").fill("Late")
     late.page.get_by_test_id("join-room").click()

@@ -4,7 +4,8 @@
 import { h, NAME_KEY, nameInput, store } from "./dom.js";
 import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
-/** The join form; ``join(name)`` takes a seat under that nickname (kept for next time). */
+/** The join form; ``join(name)`` takes a seat under that nickname (kept for next time).
+ * ``error`` ({code, message}) is said above the button (see :func:`showJoinNote`). */
 export function joinForm({ code, error, join }) {
   const name = nameInput({ id: "room-name", placeholder: "Your nickname", value: store.get(NAME_KEY) || "", "data-testid": "join-name" });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
@@ -25,10 +26,20 @@ export function joinForm({ code, error, join }) {
     h("h2", {}, "Join the race"),
     h("label", { for: "room-name" }, "Nickname"),
     name,
-    error ? h("p", { class: "error", "data-testid": "join-error", "data-code": error.code }, error.message) : null,
+    h("p", { class: "error", "data-testid": "join-error", "data-code": error?.code, hidden: !error }, error?.message),
     submit,
     h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
   );
+}
+
+/** Say ``note`` ({code, message}) in a join form already on the page, unless it says
+ * something already: the name being typed and the focus stay as they are. */
+export function showJoinNote(form, note) {
+  const slot = form.querySelector("[data-testid=join-error]");
+  if (!slot || !slot.hidden) return;
+  slot.textContent = note.message;
+  slot.dataset.code = note.code;
+  slot.hidden = false;
 }
 
 // The copy button's answer outlives a redraw of the lobby (someone arriving, a spectator).

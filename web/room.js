@@ -7,7 +7,7 @@
 import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
 import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
-import { joinForm, lobbyPanel } from "./lobby.js";
+import { joinForm, lobbyPanel, showJoinNote } from "./lobby.js";
 import { Link } from "./net.js";
 import {
   applyPlayer,
@@ -109,7 +109,7 @@ export class RoomView {
       return; // offline: the join itself will say
     }
     const info = await res.json().catch(() => ({}));
-    if (this.seat || this.gone !== null || this.joinName) return; // the page moved on meanwhile
+    if (this.destroyed || this.seat || this.gone !== null || this.joinName) return; // the page moved on meanwhile
     if (res.status === 404) {
       this.link.close();
       this.showGone(info.error || "There is no such room.");
@@ -125,10 +125,11 @@ export class RoomView {
     } else if (info.players >= info.max_players) {
       this.joinNote = { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
     }
-    if (this.joinNote) this.render();
+    if (this.joinNote) showJoinNote(this.joinEl, this.joinNote); // into the form: a name being typed stays
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.ticker);
     clearTimeout(this.pendingTimer);
     clearTimeout(this.hostTimer);
