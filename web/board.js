@@ -7,7 +7,8 @@
 // move) -> idle. Releasing while still "pressed" is a tap. A drop on a lit target sends the
 // move; a drop anywhere else snaps the card back and sends nothing. Held still for
 // LONG_PRESS_MS, a press becomes "held": the card is selected (its targets lit) rather than
-// played, and the release sends nothing; moving on from there is still a drag.
+// played, and the release sends nothing; moving on from there is still a drag (a finger or
+// a pen: a mouse's slow click is a click).
 //
 // Keys: Enter or Space on a focused pile or foundation is a tap; with Shift it selects the
 // card whatever it could do (so a card a foundation takes can still go to the other
@@ -378,9 +379,10 @@ export class BoardView {
       timer: null,
     };
     this.press = press;
-    // Held still, the press selects the card instead of playing it (when it has a move; on a
-    // lit target the press plays there however long it lasts).
-    if (!this.pending && this.bySource.has(key) && !this.isTarget(key)) {
+    // A finger or pen held still selects the card instead of playing it (when it has a move;
+    // on a lit target the press plays there however long it lasts). Not a mouse: a slow
+    // click is a click, and Shift+Enter or a drag do the same there.
+    if (e.pointerType !== "mouse" && !this.pending && this.bySource.has(key) && !this.isTarget(key)) {
       press.timer = setTimeout(() => this.onLongPress(press), LONG_PRESS_MS);
     }
     window.addEventListener("pointermove", this.moveHandler);
@@ -413,9 +415,10 @@ export class BoardView {
   onLongPress(press) {
     press.timer = null;
     if (this.press !== press || press.state !== "pressed") return;
-    press.state = "held";
+    press.state = "held"; // the release sends nothing
     this.heldAt = performance.now();
-    this.select(press.key);
+    // A move in flight, or a new board on which this card cannot move: nothing to choose.
+    if (!this.pending && this.bySource.has(press.key)) this.select(press.key);
   }
 
   stopLongPress(press) {

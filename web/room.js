@@ -746,7 +746,7 @@ export class RoomView {
     const own = finished ? `won ${s.finished_ms} ${s.moves}` : s?.resigned ? "resigned" : s?.stuck ? "stuck" : "";
     if (own !== this.ownKey) {
       this.ownKey = own;
-      this.placeEl = h("span", {});
+      this.placeEl = h("span", { "aria-hidden": "true" }); // the over banner says the place to a screen reader
       let banner = null;
       if (finished) {
         banner = h(
