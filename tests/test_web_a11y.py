@@ -322,6 +322,25 @@ def check_keys_help(page: Page) -> None:
     expect(keys).to_have_attribute("open", "")
     page.keyboard.press("Enter")
     expect(keys).not_to_have_attribute("open", "")
+    # Open, it closes at a press anywhere else on the page.
+    page.keyboard.press("?")
+    expect(keys).to_have_attribute("open", "")
+    page.locator("main").click(position={"x": 5, "y": 5})
+    expect(keys).not_to_have_attribute("open", "")
+    # The header line above the board keeps clear of it.
+    overlaps = page.evaluate(OVERLAPS_JS, "[data-testid=keys-help] summary")
+    assert overlaps == [], overlaps
+
+
+# The room header's parts (and their text) that overlap the element at ``selector``.
+OVERLAPS_JS = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  const parts = [...document.querySelectorAll('[data-testid=room-head] > *')];
+  return parts.filter((p) => {
+    const q = p.getBoundingClientRect();
+    return q.width && q.left < r.right && r.left < q.right && q.top < r.bottom && r.top < q.bottom;
+  }).map((p) => p.textContent);
+}"""
 
 
 def test_the_race_and_daily_pages_tell_the_keys(browsing: Browsing) -> None:

@@ -87,6 +87,11 @@ export class RoomView {
     };
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
+    // The keys' list opens over the board: a press anywhere else closes it.
+    this.outsideHandler = (e) => {
+      if (this.keysHelp.open && !this.keysHelp.contains(e.target)) this.keysHelp.open = false;
+    };
+    document.addEventListener("pointerdown", this.outsideHandler);
     this.ticker = setInterval(() => this.tick(), 100);
     if (handoff?.joined) {
       this.onMessage(handoff.joined);
@@ -134,6 +139,7 @@ export class RoomView {
     clearTimeout(this.pendingTimer);
     clearTimeout(this.hostTimer);
     document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("pointerdown", this.outsideHandler);
     this.link.close();
   }
 
@@ -802,7 +808,7 @@ export function roomView(root, options) {
 
 /** The keys, for a keyboard player: a small "Keys" disclosure (the ? key opens and closes
  * it too). */
-export function keysHelp() {
+function keysHelp() {
   const row = (keys, what) => [h("dt", {}, keys.map((k, i) => [i ? " or " : "", h("kbd", {}, k)])), h("dd", {}, what)];
   return h(
     "details",
