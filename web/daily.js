@@ -11,7 +11,7 @@
 
 import { fill, formatMs, h, NAME_KEY, nameInput, store, toast, tokenKey } from "./dom.js";
 import { Link } from "./net.js";
-import { count, rankingTable } from "./panels.js";
+import { count, finished, rankingTable } from "./panels.js";
 import { RoomView } from "./room.js";
 
 const KEY = {
@@ -138,16 +138,16 @@ class DailyAttempt extends RoomView {
 
   renderBanner() {
     const s = this.state;
-    const finished = s && s.finished_ms !== null && s.finished_ms !== undefined;
+    const done = s && finished(s);
     // The banner area is live: it is filled only when it has something new to say, so a
     // screen reader hears each banner once, not again at every redraw.
-    const key = finished
+    const key = done
       ? `won ${s.finished_ms} ${s.moves} ${Boolean(this.info?.ranked)}`
       : s?.resigned ? "resigned" : s?.stuck ? "stuck" : this.room && !this.room.start_at ? "clock" : "";
     if (key !== this.bannerKey) {
       this.bannerKey = key;
       let banner = null;
-      if (finished) {
+      if (done) {
         banner = h(
           "div",
           { class: "banner won", "data-testid": "won-banner" },

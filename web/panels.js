@@ -19,7 +19,7 @@ export function count(n, one, many = `${one}s`) {
 
 /** A player's status in words: finished time, won, stuck, resigned or racing. */
 export function statusText(p) {
-  if (p.finished_ms !== null && p.finished_ms !== undefined) return `finished ${formatMs(p.finished_ms)}`;
+  if (finished(p)) return `finished ${formatMs(p.finished_ms)}`;
   if (p.won) return "won";
   if (p.resigned) return "resigned";
   if (p.stuck) return "stuck";
@@ -27,7 +27,7 @@ export function statusText(p) {
 }
 
 function statusKey(p) {
-  if (p.finished_ms !== null && p.finished_ms !== undefined) return "finished";
+  if (finished(p)) return "finished";
   if (p.resigned) return "resigned";
   if (p.stuck) return "stuck";
   return "racing";
@@ -60,7 +60,8 @@ export function watchingLine(presence) {
   return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
 }
 
-function finished(p) {
+/** Whether ``p`` (a player entry or a state) has finished: it has a finish time. */
+export function finished(p) {
   return p.finished_ms !== null && p.finished_ms !== undefined;
 }
 
@@ -199,7 +200,7 @@ export function rankingTable(ranking, { me = null } = {}) {
           h(
             "td",
             { "data-testid": "result" },
-            r.finished_ms !== null && r.finished_ms !== undefined
+            finished(r)
               ? formatMs(r.finished_ms)
               : `${r.cards}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`,
           ),

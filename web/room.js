@@ -13,6 +13,7 @@ import {
   applyPlayer,
   count,
   endedByTime,
+  finished,
   hostAwayIn,
   isAway,
   newerPresence,
@@ -508,7 +509,7 @@ export class RoomView {
 
   isDone() {
     const s = this.state;
-    return !!s && ((s.finished_ms !== null && s.finished_ms !== undefined) || s.resigned || s.won);
+    return !!s && (finished(s) || s.resigned || s.won);
   }
 
   onKey(e) {
@@ -557,7 +558,7 @@ export class RoomView {
     this.showCountdown(go ? "Go!" : null);
     let elapsed = null;
     const s = this.state;
-    if (s && s.finished_ms !== null && s.finished_ms !== undefined) elapsed = s.finished_ms;
+    if (s && finished(s)) elapsed = s.finished_ms;
     else if (room.start_at && this.phase === "over") elapsed = (room.ended_at ?? now) - room.start_at;
     else if (room.start_at && this.phase === "racing") elapsed = now - room.start_at;
     this.timerEl.textContent = elapsed === null ? formatMs(0) : formatMs(Math.max(0, elapsed));
@@ -715,7 +716,7 @@ export class RoomView {
         h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.sendNow({ type: "rematch" }) }, "Rematch (new deal)"),
       );
     }
-    const out = (p) => (p.finished_ms !== null && p.finished_ms !== undefined) || p.resigned || p.won;
+    const out = (p) => finished(p) || p.resigned || p.won;
     const racing = room.players.filter((p) => !out(p));
     const mayEnd = host ? room.players.length > 1 : racing.length === 1 && room.players.some((p) => p.seat === this.seat && out(p));
     if (mayEnd && (this.phase === "racing" || this.phase === "countdown")) {
@@ -745,16 +746,16 @@ export class RoomView {
     const room = this.room;
     const place = room?.ranking?.find((r) => r.seat === this.seat)?.place;
     const over = this.phase === "over";
-    const finished = s && s.finished_ms !== null && s.finished_ms !== undefined;
+    const done = s && finished(s);
     // The banners are live: a banner is put in (or swapped) only when it says something
     // new, so that a screen reader hears it once, not again at every redraw. The place,
     // known at the end, is added to the won banner.
-    const own = finished ? `won ${s.finished_ms} ${s.moves}` : s?.resigned ? "resigned" : s?.stuck ? "stuck" : "";
+    const own = done ? `won ${s.finished_ms} ${s.moves}` : s?.resigned ? "resigned" : s?.stuck ? "stuck" : "";
     if (own !== this.ownKey) {
       this.ownKey = own;
       this.placeEl = h("span", { "aria-hidden": "true" }); // the over banner says the place to a screen reader
       let banner = null;
-      if (finished) {
+      if (done) {
         banner = h(
           "div",
           { class: "banner won", "data-testid": "won-banner" },
