@@ -20,7 +20,7 @@ from playwright.sync_api import ViewportSize, expect
 from race.daily import choose_deal
 from race.engine import Game
 from tests.support import Client, Server
-from tests.web_helpers import Browsing, Tab, page_server
+from tests.web_helpers import Browsing, Tab, page_server, start_solo
 
 pytestmark = pytest.mark.browser
 
@@ -178,14 +178,8 @@ def test_a_stuck_player_on_a_laptop_sees_the_banner_and_the_whole_board(browsing
         game.play(move)
     assert game.is_stuck
 
-    solo = browsing.open("solo", "/", still=True)  # a laptop's 1280x800 window
+    solo = start_solo(browsing, "hard", STUCK_DEAL)  # a laptop's 1280x800 window
     page = solo.page
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option("hard")
-    page.get_by_test_id("create-deal").fill(str(STUCK_DEAL))
-    page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("start").click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     state = solo.settled()
     assert_board_and_banners_fit(solo, 0)
     for move in STUCK_LINE:
