@@ -256,11 +256,15 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     expect(bp.get_by_test_id("rematch")).to_be_visible()  # anyone may start the rematch
     browsing.snap("over")
 
-    # A rematch brings both back to the lobby for round 2.
-    ap.get_by_test_id("rematch").click()
+    # A rematch brings both back to the lobby for round 2. Bob starts it, so he hosts it,
+    # and Alice, the host until then, is told.
+    bp.get_by_test_id("rematch").click()
     expect(ap.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")
+    expect(ap.get_by_test_id("toast").last).to_have_text("Bob started a rematch on a new deal; Bob hosts it now.")
+    expect(bp.get_by_test_id("start")).to_be_visible()
+    expect(ap.get_by_test_id("start")).to_have_count(0)
 
 
 def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text(browsing: Browsing) -> None:

@@ -271,6 +271,12 @@ export class RoomView {
           // A rematch dealt new games: fetch this seat's fresh state.
           this.hint = null;
           this.resync();
+          // Whoever started it hosts it: the others are told (the old host most of all).
+          const host = m.room.players.find((p) => p.seat === m.room.host);
+          if (host && host.seat !== this.seat && this.seat) {
+            const handed = before?.host === this.seat ? `; ${host.name} hosts it now` : "";
+            toast(`${host.name} started a rematch on a new deal${handed}.`);
+          }
         }
         this.checkOwnVersion();
         this.render();
