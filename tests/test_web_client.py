@@ -218,7 +218,8 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
             after = alice.settled(before["version"])
             assert after["piles"] == before["piles"]
             assert after["foundations"] == before["foundations"]
-            expect(ap.get_by_test_id("move-count")).to_have_text(str(i + extra))
+            expect(ap.get_by_test_id("move-count")).to_have_text(str(i + extra))  # the undone one counts
+            assert "undone or not" in (ap.get_by_test_id("move-count").locator("..").get_attribute("title") or "")
             # Carol sees Alice's board too.
             expect(cp.locator("[data-testid=watch-player][data-seat=s1]")).to_have_attribute(
                 "data-version", str(before["version"])

@@ -174,7 +174,12 @@ export class RoomView {
       "div",
       { class: "toolbar", "data-testid": "toolbar" },
       h("div", { class: "stats" }, h("span", { class: "label" }, "Time"), this.timerEl),
-      h("div", { class: "stats" }, h("span", { class: "label" }, "Moves"), this.movesEl),
+      h(
+        "div",
+        { class: "stats", title: "Every move made, undone or not (a restart keeps the count): between equal results, fewer is better" },
+        h("span", { class: "label" }, "Moves"),
+        this.movesEl,
+      ),
       h("div", { class: "stats" }, h("span", { class: "label" }, "Home"), this.cardsEl),
       this.leftBox,
       this.hintText,
