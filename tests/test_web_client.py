@@ -407,6 +407,8 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     late.page.get_by_test_id("join-name").fill("Late")
     late.page.get_by_test_id("join-room").click()
     expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
+    # The server's own words now (an API's, in lower case), shown as a sentence.
+    expect(late.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
     late.page.get_by_test_id("watch-instead").click()
     expect(late.page.get_by_test_id("watch-player")).to_have_count(2)
     racing_left = re.compile(r"^Racing · \d+:\d\d\.\d · 9:\d\d\.\d left$")

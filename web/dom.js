@@ -112,14 +112,20 @@ export function nameInput(attrs) {
   return input;
 }
 
-/** Show a short message in the page's toast area. */
+/** ``text`` with a capital first letter: the server's messages start in lower case, as
+ * an API's do, and are shown as sentences. */
+export function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Show a short message in the page's toast area (read by screen readers), gone in 4 s. */
 export function toast(text, kind = "info") {
   let area = document.querySelector(".toasts");
   if (!area) {
     area = h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" });
     document.body.append(area);
   }
-  const item = h("div", { class: `toast toast-${kind}`, "data-testid": "toast", "data-kind": kind }, text);
+  const item = h("div", { class: `toast toast-${kind}`, "data-testid": "toast", "data-kind": kind }, sentence(text));
   area.append(item);
   setTimeout(() => item.remove(), 4000);
 }

@@ -1,7 +1,7 @@
 // The room page before the race: the form to take a seat, and the lobby (the share link,
 // who is in and ready, and the host's start button).
 
-import { h, NAME_KEY, nameInput, store } from "./dom.js";
+import { h, NAME_KEY, nameInput, sentence, store } from "./dom.js";
 import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time).
@@ -26,7 +26,7 @@ export function joinForm({ code, error, join }) {
     h("h2", {}, "Join the race"),
     h("label", { for: "room-name" }, "Nickname"),
     name,
-    h("p", { class: "error", "data-testid": "join-error", "data-code": error?.code, hidden: !error }, error?.message),
+    h("p", { class: "error", "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
     submit,
     h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
   );
@@ -37,7 +37,7 @@ export function joinForm({ code, error, join }) {
 export function showJoinNote(form, note) {
   const slot = form.querySelector("[data-testid=join-error]");
   if (!slot || !slot.hidden) return;
-  slot.textContent = note.message;
+  slot.textContent = sentence(note.message);
   slot.dataset.code = note.code;
   slot.hidden = false;
 }

@@ -6,7 +6,7 @@
 
 import { BoardView } from "./board.js";
 import { describeMove, parseMove, preview } from "./cards.js";
-import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, store, toast, tokenKey } from "./dom.js";
+import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, sentence, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel, showJoinNote } from "./lobby.js";
 import { Link } from "./net.js";
 import {
@@ -847,7 +847,7 @@ export function gonePanel(message) {
     "div",
     { class: "card-panel narrow", "data-testid": "room-gone" },
     h("h2", {}, "No such race"),
-    h("p", {}, message),
+    h("p", {}, sentence(message)),
     h("a", { href: "/", class: "button" }, "Back home"),
   );
 }
