@@ -13,7 +13,7 @@ from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, Resp
 
 from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
 from race.store.redis import COMMIT
-from tests.support import RedisServer, free_port
+from tests.support import RedisServer
 
 
 def test_encode_writes_bulk_strings() -> None:
@@ -107,8 +107,8 @@ async def test_a_silent_server_times_out_and_the_connection_is_replaced() -> Non
     async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         accepted.append(writer)
 
-    port = free_port()
-    server = await asyncio.start_server(silent, "127.0.0.1", port)
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)  # a port of its own, at once
+    port = server.sockets[0].getsockname()[1]
     pipe = RedisPipe(f"redis://127.0.0.1:{port}/0", timeout=0.2)
     try:
         with pytest.raises(TimeoutError):
@@ -135,8 +135,8 @@ async def test_a_refused_login_closes_its_connection() -> None:
             closed.set()
         writer.close()
 
-    port = free_port()
-    server = await asyncio.start_server(refusing, "127.0.0.1", port)
+    server = await asyncio.start_server(refusing, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
     pipe = RedisPipe(f"redis://:wrong@127.0.0.1:{port}/0", timeout=5.0)
     try:
         with pytest.raises(ResponseError, match="WRONGPASS"):
