@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,27 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class PortTaken(RuntimeError):
+    """A child process could not listen on its port: something else had it."""
+
+
+def listening(start: Callable[[int], Process], port: int | None, ready: str, pick: Callable[[], int]) -> Process:
+    """Start a child with ``start(port)`` and wait until it prints ``ready``; without a
+    ``port``, on one that ``pick`` finds free. A port found free may be taken by another
+    process (another test run on this machine) before the child binds it: the child is then
+    started again on another port."""
+    for attempt in range(3):
+        process = start(port or pick())
+        try:
+            process.wait_for(ready)
+            return process
+        except PortTaken:
+            process.stop()
+            if port is not None or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 class Process:
@@ -71,8 +92,11 @@ class Process:
             for line in self.lines[start:]:
                 if text in line:
                     return line
+        if ok:  # it exited: all it said is read once the pipe is closed
+            self._reader.join(timeout=TIMEOUT)
         output = "\n".join(self.lines[-30:])
-        raise RuntimeError(f"{self.args[0]} never printed {text!r} ({'exited' if ok else 'timed out'}):\n{output}")
+        error = PortTaken if ok and "address already in use" in output.lower() else RuntimeError
+        raise error(f"{self.args[0]} never printed {text!r} ({'exited' if ok else 'timed out'}):\n{output}")
 
     def kill(self, sig: int = 9) -> None:
         if self.proc.poll() is None:
@@ -96,21 +120,28 @@ class Process:
 
 
 class RedisServer:
-    """A throwaway redis-server on a free port (persistence off unless asked)."""
+    """A throwaway redis-server on a free port (persistence off unless asked; ``pick`` finds
+    the port when none is given)."""
 
-    def __init__(self, *extra: str, port: int | None = None, directory: str | None = None) -> None:
+    def __init__(
+        self,
+        *extra: str,
+        port: int | None = None,
+        directory: str | None = None,
+        pick: Callable[[], int] = free_port,
+    ) -> None:
         exe = shutil.which("redis-server")
         if exe is None:
             raise RuntimeError("redis-server is not installed; the test command installs it")
-        self.port = port or free_port()
-        if directory is None:
-            directory = tempfile.mkdtemp(prefix="race-redis-")
-            atexit.register(shutil.rmtree, directory, ignore_errors=True)  # restarts may reuse it
-        self.dir = directory
-        args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir, "--save", ""]
-        args += list(extra) if extra else ["--appendonly", "no"]
-        self.process = Process(args)
-        self.process.wait_for("Ready to accept connections")
+
+        def start(port: int) -> Process:
+            self.port, self.dir = port, directory or tempfile.mkdtemp(prefix="race-redis-")
+            if directory is None:
+                atexit.register(shutil.rmtree, self.dir, ignore_errors=True)  # restarts may reuse it
+            args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", self.dir, "--save", ""]
+            return Process(args + (list(extra) if extra else ["--appendonly", "no"]))
+
+        self.process = listening(start, port, "Ready to accept connections", pick)
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
@@ -124,7 +155,6 @@ class Server:
     """``python -m race serve`` in a child process, ready when uvicorn says so."""
 
     def __init__(self, store_url: str = "memory://", *, port: int | None = None, **env: str) -> None:
-        self.port = port or free_port()
         environ = {
             **os.environ,
             "REDIS_URL": store_url,
@@ -136,9 +166,12 @@ class Server:
             "PYTHONUNBUFFERED": "1",
             **env,
         }
-        args = [sys.executable, "-m", "race", "serve", "--port", str(self.port)]
-        self.process = Process(args, env=environ, cwd=ROOT)
-        self.process.wait_for("Uvicorn running on")
+
+        def start(port: int) -> Process:
+            self.port = port
+            return Process([sys.executable, "-m", "race", "serve", "--port", str(port)], env=environ, cwd=ROOT)
+
+        self.process = listening(start, port, "Uvicorn running on", free_port)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
 
@@ -231,7 +264,7 @@ class RedisCluster:
         )
         try:
             for _ in range(masters):
-                self.nodes.append(RedisServer(*self.args, port=cluster_port()))
+                self.nodes.append(RedisServer(*self.args, pick=cluster_port))
             cli = shutil.which("redis-cli")
             if cli is None:
                 raise RuntimeError("redis-cli is not installed; the test command installs it")
