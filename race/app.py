@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from race import protocol as p
-from race.connection import Connection, CreationLimit
+from race.connection import Connection
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
@@ -40,7 +40,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     service = RaceService(
-        store, countdown_ms=int(settings.countdown_seconds * 1000), max_game_moves=settings.max_game_moves
+        store,
+        countdown_ms=int(settings.countdown_seconds * 1000),
+        max_game_moves=settings.max_game_moves,
+        rooms_per_minute=settings.rooms_per_minute_per_ip,
     )
     hub = Hub(store, clock=service.clock)
     service.on_deadline = hub.schedule
@@ -48,7 +51,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
-    creations = CreationLimit(store, settings.rooms_per_minute_per_ip)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -93,7 +95,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
             }
-            await Connection(ws, hub, service, settings, presence, creations, ip).run(greeting)
+            await Connection(ws, hub, service, settings, presence, ip).run(greeting)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:

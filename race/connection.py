@@ -32,7 +32,7 @@ from race.protocol import ProtocolError
 from race.rooms import normalise_code
 from race.service import RaceService, Session
 from race.settings import Settings
-from race.store import Store, StoreUnavailable
+from race.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
@@ -57,21 +57,6 @@ class TokenBucket:
         return False
 
 
-class CreationLimit:
-    """Rooms created per client address, counted in the store, so across every process:
-    a room is kept a day, so without a bound one address could fill the store (leave,
-    create, repeat)."""
-
-    def __init__(self, store: Store, per_minute: float) -> None:
-        if per_minute <= 0:
-            raise ValueError(f"ROOMS_PER_MINUTE_PER_IP must be positive, got {per_minute:g}")
-        self.store, self.per_minute = store, per_minute
-
-    async def take(self, address: str) -> bool:
-        burst = max(1, int(self.per_minute))
-        return await self.store.spend(f"rooms:{address}", self.per_minute / 60, burst, time.time())
-
-
 class Connection:
     def __init__(
         self,
@@ -80,13 +65,12 @@ class Connection:
         service: RaceService,
         settings: Settings,
         presence: Presence,
-        creations: CreationLimit,
         address: str,
     ) -> None:
         self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
-        self.presence, self.creations, self.address = presence, creations, address
+        self.presence = presence
         self.id = secrets.token_hex(8)
-        self.session = Session(self.id)
+        self.session = Session(self.id, address=address)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
         self.writing = asyncio.Lock()  # held by every write to the socket, so writes keep order
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
@@ -233,10 +217,6 @@ class Connection:
             await self.reply(p.error("internal", "internal error while handling your message"))
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
-        creates = isinstance(msg, p.Create | p.Daily) and self.session.role is None
-        if creates and not await self.creations.take(self.address):
-            per = self.creations.per_minute
-            raise ProtocolError("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
         following: str | None = None  # a leaderboard this message starts to follow
         if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
             # Follow the board's updates from before it is read, so none falls between.

@@ -248,6 +248,7 @@ class DailyChallenge:
         known = await self.profile(token) if token else None
         if token and known is None:
             raise ProtocolError("bad_token", "that token is not a daily player; start without one to get a new one")
+        await self.service.admit_new_room(session)
         if known is None:
             token = secrets.token_urlsafe(24)
             profile = Profile(id=secrets.token_hex(6), name=name)

@@ -63,6 +63,12 @@ async def test_rooms_created_per_address_are_limited(limited: Server) -> None:
     # (Addresses of their own, behind this machine as a trusted proxy: the other tests'
     # connections from 127.0.0.1 count against its 3.)
     client = await Client.connect(limited.ws_url, additional_headers={"X-Forwarded-For": "203.0.113.8"})
+    # What is refused starts no room, so it spends none of the allowance.
+    for _ in range(3):
+        bad = await client.request({"type": "create", "name": " "}, "joined")
+        assert (bad["type"], bad["code"]) == ("error", "bad_name")
+        unknown = await client.request({"type": "daily", "name": "Ann", "token": "x" * 32}, "joined")
+        assert (unknown["type"], unknown["code"]) == ("error", "bad_token")
     for _ in range(2):
         assert (await client.request({"type": "create", "name": "Ann"}, "joined"))["type"] == "joined"
         assert (await client.request({"type": "leave"}, "left"))["type"] == "left"

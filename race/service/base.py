@@ -50,6 +50,8 @@ class Session:
     #: reading the store (the commit checks the versions, and anything but a plain move is
     #: decided on a fresh read).
     last_move: LastMove | None = None
+    #: The client's address: the rooms it may start are counted by it.
+    address: str = ""
 
 
 @dataclass
@@ -85,6 +87,7 @@ class ServiceBase:
         clock: Callable[[], int] = now_ms,
         countdown_ms: int = 3000,
         max_game_moves: int = 10_000,
+        rooms_per_minute: float | None = None,
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
     ) -> None:
         self.store = store
@@ -93,6 +96,10 @@ class ServiceBase:
         #: The most moves a game's history may hold: the room stores the whole history (for
         #: undo), so without a bound a client that plays on for hours grows it without end.
         self.max_game_moves = max_game_moves
+        if rooms_per_minute is not None and rooms_per_minute <= 0:
+            raise ValueError(f"ROOMS_PER_MINUTE_PER_IP must be positive, got {rooms_per_minute:g}")
+        #: Rooms (races and daily attempts) one address may start a minute (None: no bound).
+        self.rooms_per_minute = rooms_per_minute
         self.on_deadline = on_deadline
         #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
         self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
@@ -104,6 +111,18 @@ class ServiceBase:
         self._listing_gen = 0
         self._live: tuple[float, int, int, list[dict[str, Any]]] | None = None
         self._scan: tuple[int, int, float, asyncio.Task[list[dict[str, Any]]]] | None = None
+
+    async def admit_new_room(self, session: Session) -> None:
+        """Spend one of the rooms ``session``'s address may start, or refuse with
+        ``too_many_rooms``. A room is kept a day, so without a bound one address could fill
+        the store (leave, create, repeat). The allowance is a token bucket in the store,
+        shared by every process; it is spent only once a ``create`` or ``daily`` is
+        otherwise valid, so a refused one costs nothing."""
+        per = self.rooms_per_minute
+        if per is None:
+            return
+        if not await self.store.spend(f"rooms:{session.address}", per / 60, max(1, int(per)), time.time()):
+            raise ProtocolError("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
 
     # -- the end of a race ---------------------------------------------------------
 

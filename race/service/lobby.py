@@ -42,6 +42,7 @@ class LobbyActions(ServiceBase):
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         self._not_seated(session)
         name = p.clean_name(msg.name)
+        await self.admit_new_room(session)
         deal = msg.deal if msg.deal is not None else random_deal()
         now = self.clock()
         token = new_token()
