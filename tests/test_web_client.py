@@ -397,7 +397,10 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     late = browsing.open("late", "/")
     held: list[Route] = []  # the page's look-up of the room, answered when the test says
     late.page.route("**/api/rooms/*", lambda route: held.append(route))
-    late.page.goto(f"/r/{code}")
+    # (The look-up may leave after the page has loaded: wait for it, so that the handler
+    # above has it by the time it is counted.)
+    with late.page.expect_request("**/api/rooms/*"):
+        late.page.goto(f"/r/{code}")
     late.page.get_by_test_id("join-name").fill("Lat")  # typing while the page looks the room up
     assert len(held) == 1, "the page looks the room up"
     held[0].continue_()
