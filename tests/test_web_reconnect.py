@@ -46,6 +46,11 @@ def test_a_racing_page_reconnects_and_resumes_its_board_when_its_server_is_repla
         # The race goes on, on the new process.
         second = solo.play_by_drag(next(m for m in resumed["legal"] if m != "shuffle"), resumed)
         assert second["version"] == first["version"] + 1
+        # The new process answered the resume with the very game the page held (the move's
+        # reply came after it, on the same socket, so it is here by now).
+        rejoined = solo.received_types("joined")[-1]["state"]
+        assert rejoined["version"] == first["version"]
+        assert rejoined["board"]["piles"] == first["piles"]
     finally:
         replacement.stop()
     # Chromium logs every refused websocket connection as a console error: the page's tries

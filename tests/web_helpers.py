@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,13 @@ class Tab:
     page: Page
     errors: list[str] = field(default_factory=list)
     sent: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)
 
     def sent_types(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.sent if m.get("type") == kind]
+
+    def received_types(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.received if m.get("type") == kind]
 
     # -- the board -----------------------------------------------------------------------
 
@@ -215,13 +220,17 @@ class Browsing:
                 tab.errors.append(f"console error: {msg.text}")
 
         def on_socket(ws: Any) -> None:
-            def on_frame(payload: str | bytes) -> None:
-                try:
-                    tab.sent.append(json.loads(payload))
-                except ValueError:
-                    tab.sent.append({"raw": payload})
+            def recorder(into: list[dict[str, Any]]) -> Callable[[str | bytes], None]:
+                def on_frame(payload: str | bytes) -> None:
+                    try:
+                        into.append(json.loads(payload))
+                    except ValueError:
+                        into.append({"raw": payload})
 
-            ws.on("framesent", on_frame)
+                return on_frame
+
+            ws.on("framesent", recorder(tab.sent))
+            ws.on("framereceived", recorder(tab.received))
 
         page.on("console", on_console)
         page.on("pageerror", lambda exc: tab.errors.append(f"page error: {exc}"))
