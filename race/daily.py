@@ -18,6 +18,7 @@ import multiprocessing
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import msgspec
@@ -184,19 +185,37 @@ class DailyChallenge:
             return msgspec.json.decode(doc.data, type=dict[str, Any])
         future = self._computing.get(group)
         if future is None:
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._pool(), choose_deal, date, difficulty, self.node_limit)
-            self._computing[group] = future
-        try:
-            seed, line = await future
-        finally:
-            self._computing.pop(group, None)
+            future = self._computing[group] = asyncio.ensure_future(self._choose(date, difficulty))
+
+            def done(f: asyncio.Future[tuple[str, list[str]]]) -> None:
+                self._computing.pop(group, None)
+                if not f.cancelled():
+                    f.exception()  # its callers have it (or all went away): not "never retrieved"
+
+            future.add_done_callback(done)
+        seed, line = await asyncio.shield(future)  # a caller that goes away leaves it to the others
         data = {"seed": seed, "line": line}
         # Several processes may compute at once; they agree, and the first write stands.
         await self.store.commit(group, expect={"deal": 0}, write={"deal": _dump(data)}, ttl=self.ttl(date))
         (doc,) = await self.store.read(group, ["deal"])
         assert doc is not None
         return msgspec.json.decode(doc.data, type=dict[str, Any])
+
+    async def _choose(self, date: str, difficulty: str) -> tuple[str, list[str]]:
+        """Run the solver in the worker process. A worker that dies (the system killed it for
+        its memory, say) breaks its pool for good, so the pool is replaced and the day's
+        choice asked of a fresh worker once more before the player is told to come back."""
+        for _ in range(2):
+            pool = self._pool()
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(pool, choose_deal, date, difficulty, self.node_limit)
+            except BrokenProcessPool:
+                log.error("the daily solver's worker process died choosing %s %s; starting another", date, difficulty)
+                if self._executor is pool:
+                    self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        raise ProtocolError("unavailable", "today's deal could not be prepared just now; try again in a minute")
 
     def _pool(self) -> Executor:
         if self._executor is None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import multiprocessing
+import os
+import signal
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
@@ -299,3 +302,25 @@ async def test_a_win_cut_short_by_the_store_still_reaches_the_board_and_the_stre
     assert [e["name"] for e in board["entries"]] == ["Ann"] and board["streak"] == 0
     await daily.service.handle(session, p.Sync())
     assert (await daily.leaderboard(DIFFICULTY, None, 10, token))["streak"] == 1
+
+
+async def test_a_solver_worker_that_dies_is_replaced() -> None:
+    """A worker killed mid-life (for its memory, say) breaks its process pool for good: the
+    next day's deal is chosen by a fresh worker instead of failing until a restart."""
+    store = open_store("memory://", ttl=3600)
+    await store.connect()
+    clock = Clock("2001-03-01T12:00:00")
+    daily = DailyChallenge(store, RaceService(store, clock=clock), clock=clock, node_limit=NODE_LIMIT)
+    before = set(multiprocessing.active_children())
+    try:
+        await daily.deal("2001-03-01", DIFFICULTY)  # in the server's own kind of worker process
+        (worker,) = set(multiprocessing.active_children()) - before
+        os.kill(worker.pid or 0, signal.SIGKILL)
+        worker.join()
+        seed, line = choose_deal("2001-03-02", DIFFICULTY, NODE_LIMIT)
+        assert await daily.deal("2001-03-02", DIFFICULTY) == {"seed": seed, "line": line}
+        (fresh,) = set(multiprocessing.active_children()) - before
+        assert fresh.pid != worker.pid
+    finally:
+        daily.close()
+        await store.close()
