@@ -271,7 +271,7 @@ class ServiceBase:
     async def _room(self, code: str) -> dict[str, Doc]:
         docs = await self.store.read_all(code)
         if "meta" not in docs:
-            raise ProtocolError("unknown_room", f"there is no room {code!r} (it may have expired)")
+            raise ProtocolError("unknown_room", f"there is no room {code} (it may have expired)")
         return docs
 
     async def _change_meta(
