@@ -9,17 +9,20 @@ open page are saved under test-output/<test>/ when the test fails.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import shutil
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from websockets.sync.client import ClientConnection, connect
 
 from race.daily import choose_deal
 from race.engine import Game
 from tests.support import RedisServer, Server
-from tests.web_helpers import CHROMIUM, Browsing
+from tests.web_helpers import CHROMIUM, Browsing, Tab
 
 pytestmark = pytest.mark.browser
 
@@ -192,3 +195,86 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     expect(today_board).to_have_attribute("data-state", "ready")
     expect(row).to_have_count(1)
     expect(row.locator(".name")).to_have_text(NAME)
+
+
+def start_attempt(tab: Tab, name: str) -> str:
+    """Start today's easy attempt on the daily page; returns today's date (the server's)."""
+    page = tab.page
+    page.get_by_test_id("daily-name").fill(name)
+    page.get_by_test_id("daily-difficulty").select_option("easy")
+    page.get_by_test_id("daily-play").click()
+    expect(page.get_by_test_id("attempt-kind")).to_have_attribute("data-ranked", "true")
+    expect(page.get_by_test_id("daily")).to_have_attribute("data-date", re.compile(r"^\d{4}-\d\d-\d\d$"))
+    date = page.get_by_test_id("daily").get_attribute("data-date")
+    assert date
+    return date
+
+
+def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of ``kind`` on a plain websocket (an error fails the test)."""
+    while True:
+        m: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        assert m["type"] != "error", m
+        if m["type"] == kind:
+            return m
+
+
+def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsing: Browsing, server: Server) -> None:
+    tab = browsing.open("pat", "/daily")
+    page = tab.page
+    date = start_attempt(tab, "Pat")
+    kind, note = page.get_by_test_id("attempt-kind"), page.get_by_test_id("attempt-note")
+    expect(note).to_contain_text("Ranked")
+    # The same player elsewhere (another tab, a script with the token) starts a second
+    # attempt and wins it first: that one is the day's ranked result.
+    token = page.evaluate("localStorage.getItem('crescent.daily.token')")
+    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    with connect(server.ws_url) as ws:
+        until(ws, "hello")
+        ws.send(json.dumps({"type": "daily", "name": "Pat", "difficulty": "easy", "token": token}))
+        joined = until(ws, "joined")
+        assert joined["room"]["deal"] == seed and joined["daily"]["ranked"]
+        state = joined["state"]
+        for move in line:
+            ws.send(json.dumps({"type": "move", "move": move, "version": state["version"]}))
+            state = until(ws, "state")
+        assert state["won"]
+    # The page's attempt, still running, now says it is practice.
+    expect(kind).to_have_attribute("data-ranked", "false")
+    expect(note).to_contain_text("Practice: you have finished today already")
+    expect(page.get_by_test_id("my-rank")).to_contain_text(f"{len(line)} moves")
+
+
+SET_ATTEMPT_DATE_JS = """(date) => {
+  const key = 'crescent.daily.attempt';
+  localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)), date }));
+}"""
+
+
+def test_a_saved_attempt_of_another_day_reopens_while_it_runs(browsing: Browsing) -> None:
+    """An attempt started before midnight UTC counts for its own day, and the computer's
+    clock may be wrong: a reload asks the server, not the clock, whether it still runs."""
+    tab = browsing.open("quinn", "/daily")
+    page = tab.page
+    start_attempt(tab, "Quinn")
+    code = page.get_by_test_id("room-code").inner_text()
+    state = tab.settled()
+    state = tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
+
+    page.evaluate(SET_ATTEMPT_DATE_JS, "2000-01-01")  # dealt on another day, by this clock
+    page.reload()
+    expect(page.get_by_test_id("room-code")).to_have_text(code)
+    after = tab.settled(state["version"])
+    assert after["piles"] == state["piles"]
+    assert tab.sent_types("resume")[-1]["room"] == code
+
+    # Given up, it is over: the next visit forgets it and offers a new attempt.
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()  # "Really give up?"
+    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    page.evaluate(SET_ATTEMPT_DATE_JS, "2000-01-01")
+    page.reload()
+    page.wait_for_function("() => localStorage.getItem('crescent.daily.attempt') === null")
+    expect(page.get_by_test_id("daily-intro")).to_be_visible()
+    expect(page.get_by_test_id("room-code")).to_have_count(0)
+    expect(page.get_by_test_id("daily-play")).to_have_text(re.compile(r"^Play today.s deal$"))

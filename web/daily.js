@@ -85,15 +85,23 @@ class DailyAttempt extends RoomView {
     super.onError(m);
   }
 
+  /** Whether this attempt is at today's deal: one started before midnight UTC counts for
+   * the day it was dealt, and says so. */
+  ofToday() {
+    const today = this.page?.today;
+    return !today || !this.info || this.info.date === today;
+  }
+
   renderHeader() {
     const info = this.info;
     if (!info) return;
     const done = this.state?.won;
+    const today = this.ofToday();
     const note = info.ranked
       ? done
-        ? "Ranked: your time is on today’s leaderboard."
+        ? `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
         : "Ranked: your first finish of the day goes on the leaderboard."
-      : "Practice: you have finished today already, so this one is not ranked.";
+      : `Practice: you have finished ${today ? "today" : "that day’s deal"} already, so this one is not ranked.`;
     const path = `/watch/${this.code}`;
     fill(
       this.header,
@@ -142,7 +150,7 @@ class DailyAttempt extends RoomView {
     // The banner area is live: it is filled only when it has something new to say, so a
     // screen reader hears each banner once, not again at every redraw.
     const key = done
-      ? `won ${s.finished_ms} ${s.moves} ${Boolean(this.info?.ranked)}`
+      ? `won ${s.finished_ms} ${s.moves} ${Boolean(this.info?.ranked)} ${this.ofToday()}`
       : s?.resigned ? "resigned" : s?.stuck ? "stuck" : this.room && !this.room.start_at ? "clock" : "";
     if (key !== this.bannerKey) {
       this.bannerKey = key;
@@ -151,7 +159,7 @@ class DailyAttempt extends RoomView {
         banner = h(
           "div",
           { class: "banner won", "data-testid": "won-banner" },
-          h("strong", {}, "You cleared today’s deal!"),
+          h("strong", {}, this.ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(this.info.date)}!`),
           ` Time ${formatMs(s.finished_ms)} in ${count(s.moves, "move")}`,
           this.info?.ranked ? " · on the leaderboard" : " · practice",
         );
@@ -202,15 +210,19 @@ export class DailyPage {
     });
     this.boardLink.connect();
 
-    let attempt = loadJson(KEY.attempt);
-    if (attempt && attempt.date !== utcDate(Date.now())) {
-      store.remove(KEY.attempt); // an attempt at another day's deal is over for good
-      attempt = null;
-    }
+    const attempt = loadJson(KEY.attempt);
     if (attempt?.code && this.token) {
       // A refresh: resume the attempt (its seat token is the player token).
       if (!store.get(tokenKey(attempt.code))) store.set(tokenKey(attempt.code), this.token);
-      this.openAttempt(attempt, null);
+      if (attempt.date === utcDate(Date.now())) {
+        this.openAttempt(attempt, null);
+      } else {
+        // Dealt on another day by this computer's clock, which may be wrong; and an attempt
+        // started before midnight UTC still runs (it counts for its own day). The server
+        // says whether it is worth opening.
+        this.renderIntro();
+        this.reopenIfRunning(attempt);
+      }
     } else {
       this.renderIntro();
     }
@@ -221,6 +233,7 @@ export class DailyPage {
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.ticker);
     clearTimeout(this.confirmTimer);
     this.attempt?.destroy();
@@ -366,7 +379,9 @@ export class DailyPage {
       this.today = m.today;
       this.boards.yesterday = null;
       this.askBoards();
+      this.attempt?.render(); // its words for its day ("today's deal", or its date)
     }
+    this.checkRanked(m);
     if (m.date === this.today) {
       this.boards.today = m;
       const mineInTop = this.player ? m.entries.find((e) => e.player === this.player) : null;
@@ -564,8 +579,37 @@ export class DailyPage {
     this.attempt = null;
     // Not from inside the attempt's own message handler: let it return first.
     setTimeout(() => old?.destroy(), 0);
-    this.renderIntro(`That attempt is gone (${message}). Start a new one.`);
+    this.renderIntro(`That attempt is gone: ${message}. Start a new one.`);
     this.renderPlayButton();
+  }
+
+  /** Open a saved attempt of another day if its room still runs; forget it if it is over. */
+  async reopenIfRunning(attempt) {
+    let running = null; // unknown while the server cannot be asked: kept for the next visit
+    try {
+      const res = await fetch(`/api/rooms/${encodeURIComponent(attempt.code)}`, { cache: "no-store" });
+      if (res.ok) running = (await res.json()).phase === "racing";
+      else if (res.status === 404) running = false;
+    } catch {
+      running = null;
+    }
+    if (this.destroyed || this.attempt || this.starting || loadJson(KEY.attempt)?.code !== attempt.code) return;
+    if (running) this.openAttempt(attempt, null);
+    else if (running === false) store.remove(KEY.attempt);
+  }
+
+  /** A board of the current attempt's day that holds this player's result: the attempt is
+   * the ranked one exactly when the result is its own. (Another attempt of the same day, in
+   * another tab say, may finish first: then this one is practice, whatever it was at its
+   * start.) */
+  checkRanked(m) {
+    const info = this.attempt?.info;
+    if (!info || m.date !== info.date || m.difficulty !== info.difficulty) return;
+    const mine = m.me || (this.player ? m.entries.find((e) => e.player === this.player) : null);
+    if (!mine || (mine.room === info.code) === info.ranked) return;
+    info.ranked = mine.room === info.code;
+    if (loadJson(KEY.attempt)?.code === info.code) store.set(KEY.attempt, JSON.stringify(info));
+    this.attempt.render();
   }
 }
 
