@@ -394,6 +394,21 @@ def test_won_exactly_when_all_104_cards_are_on_the_foundations() -> None:
     assert not game.is_stuck
 
 
+def test_a_game_won_with_no_shuffles_left_is_won_not_stuck() -> None:
+    game = position("KS", fnd=dict.fromkeys(FOUNDATIONS, 13) | {"uS": 12}, shuffles=0)
+    game.play("p0>uS")
+    assert game.is_won and not game.is_stuck
+    assert moves(game) == [] and game.hint() is None
+
+
+def test_legality_not_wisdom_a_move_that_buries_a_needed_card_is_allowed() -> None:
+    # The 2C is what uC needs; covering it with the 3C leaves the game stuck, and is legal.
+    game = position("2C", "3C")
+    assert moves(game) == ["p0>uC", "p0>p1", "p1>p0"]
+    game.play("p1>p0")
+    assert pile(game, 0) == "2C 3C" and moves(game) == [] and game.is_stuck
+
+
 def test_there_is_no_auto_finish() -> None:
     # Two cards left, both playable to foundations: playing one never plays the other.
     data = Game.deal(9, "hard").to_dict() | {
@@ -444,6 +459,15 @@ def test_hint_prefers_a_pile_move_exposing_a_foundation_card_over_a_shuffle() ->
     game = position("9D", "TD", "2C 6H", "7H", shuffles=1)
     assert moves(game) == ["p0>p1", "p1>p0", "p2>p3", "p3>p2", "shuffle"]
     assert str(game.hint()) == "p2>p3"
+
+
+def test_hint_among_exposing_pile_moves_takes_the_first_in_legal_moves_order() -> None:
+    # p2>p3 and p2>p4 expose the 2C that uC needs, p4>p2 the QS that dS needs; p3>p2 nothing.
+    game = position("9D", "TD", "2C 6H", "7H", "QS 5H", shuffles=1)
+    assert moves(game) == ["p0>p1", "p1>p0", "p2>p3", "p2>p4", "p3>p2", "p4>p2", "shuffle"]
+    assert str(game.hint()) == "p2>p3"
+    game = position("9D", "TD", "6H", "7H", "QS 5H", shuffles=1)  # now only p4>p2 exposes one
+    assert str(game.hint()) == "p4>p2"
 
 
 def test_hint_counts_a_card_a_down_foundation_needs_as_exposed() -> None:
@@ -649,6 +673,19 @@ def test_from_dict_rejects_corrupted_data(name: str) -> None:
 def test_from_dict_rejects_non_mappings(thing: object) -> None:
     with pytest.raises(ValueError, match="not a saved game"):
         Game.from_dict(thing)  # type: ignore[arg-type]
+
+
+def test_from_dict_rejects_a_history_that_does_not_start_from_the_deal() -> None:
+    """Every move of it legal, but from another layout: undoing it all would not reach the
+    position restart() goes to."""
+    game = Game.deal(1, "hard")
+    game.play("p1>dD")
+    data = game.to_dict()
+    data["piles"][5], data["piles"][6] = data["piles"][6], data["piles"][5]
+    with pytest.raises(ValueError, match="does not start from the deal"):
+        Game.from_dict(data)
+    data["history"] = []  # the same position with no history: a constructed one, taken as it is
+    assert Game.from_dict(data).piles[5] == game.piles[6]
 
 
 def test_from_dict_rejects_history_played_after_a_win() -> None:

@@ -488,7 +488,7 @@ def _check_history(game: Game) -> None:
     The history is unwound from the stored position, last move first: each move must be one
     that :meth:`Game.undo` can take back, and replaying it from the position before it must be
     legal and give back the position after it. Otherwise :meth:`Game.undo` would build an
-    impossible position from a corrupted save.
+    impossible position from a corrupted save. Unwound, it must arrive at the seed's deal.
     """
     probe = game.copy()
     piles, fnd = probe._piles, probe._fnd
@@ -513,6 +513,10 @@ def _check_history(game: Game) -> None:
                 probe._unapply(move)
         if not undoable:
             raise ValueError(f"history move {i + 1} ({move}) is not a legal move in its position")
+    # Unwound, the history must start from the deal: restart() goes there, and so must the
+    # last undo. (A position with no history is taken as it is: a constructed one.)
+    if game.move_stack and probe.position_key() != Game(game.seed, game.difficulty).position_key():
+        raise ValueError("history does not start from the deal of its seed")
 
 
 def suit_of(card: int) -> str:
