@@ -165,7 +165,7 @@ class Connection:
                     await self.hub.leave(room, self)
                 except Exception:  # each step of the clean-up happens whatever the others did
                     log.exception("could not leave %s", room)
-            if not self.closing:
+            if self.kicked is None:  # (a kick's close frame is the sender's to write)
                 sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
 

@@ -58,6 +58,24 @@ async def test_connections_per_address_are_limited(limited: Server) -> None:
         await c.close()
 
 
+async def test_a_client_that_closes_before_its_replies_frees_its_slot(limited: Server) -> None:
+    """Replies that can no longer be written (the client closed first) end the connection:
+    it must not linger, holding its address's slot (and the server's shutdown) for ever."""
+    forwarded = {"X-Forwarded-For": "203.0.113.10"}
+    for _ in range(3):  # the address's whole allowance
+        # (max_queue=None: this client keeps reading, so it sees the server's close frame
+        # behind the replies it never takes.)
+        async with websockets.connect(limited.ws_url, additional_headers=forwarded, max_queue=None) as ws:
+            for _ in range(30):
+                await ws.send(json.dumps({"type": "ping"}))
+    for _ in range(100):  # the server notices each close a moment later
+        async with websockets.connect(limited.ws_url, additional_headers=forwarded) as ws:
+            if json.loads(await ws.recv())["type"] == "hello":
+                break
+    else:
+        raise AssertionError("connections closed before their replies never freed their slots")
+
+
 async def test_rooms_created_per_address_are_limited(limited: Server) -> None:
     """A room is kept a day: one address may not fill the store by leaving and creating."""
     # (Addresses of their own, behind this machine as a trusted proxy: the other tests'
