@@ -17,7 +17,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -134,7 +134,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return JSONResponse({"error": "send the player token in the X-Player-Token header"}, status_code=400)
         try:
             if "top" in raw:
-                raw["top"] = int(str(raw["top"]))
+                if not re.fullmatch(r"[0-9]{1,3}", top := str(raw["top"])):
+                    return JSONResponse({"error": "top must be a whole number from 1 to 100"}, status_code=400)
+                raw["top"] = int(top)
             msg = msgspec.convert(raw, p.Leaderboard)
             board = await daily.leaderboard(msg.difficulty, msg.date, msg.top, request.headers.get("x-player-token"))
         except (ValueError, msgspec.ValidationError) as exc:
@@ -167,7 +169,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
         routes.append(Mount("/", files))
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found, 405: _not_allowed})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
     app.state.daily, app.state.presence = daily, presence
     return app
@@ -202,6 +204,14 @@ async def _not_found(request: Request, exc: Exception) -> Response:
         detail = exc.detail if isinstance(exc, HTTPException) else "not found"
         return JSONResponse({"error": detail}, status_code=404)
     return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    """JSON for the API, as its other errors; plain text elsewhere (Starlette's own)."""
+    assert isinstance(exc, HTTPException)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": exc.detail}, status_code=405, headers=exc.headers)
+    return PlainTextResponse(exc.detail, status_code=405, headers=exc.headers)
 
 
 _ECHO_GROUPS: dict[str, set[WebSocket]] = {}

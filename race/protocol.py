@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -18,7 +18,7 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096
 NAME_MAX = 20
 
-Difficulty = Annotated[str, msgspec.Meta(pattern="^(easy|medium|hard)$")]
+Difficulty = Literal["easy", "medium", "hard"]
 RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Name = str  # checked by clean_name (bad_name); the message's size bounds it
@@ -120,7 +120,7 @@ class Leave(_Msg, tag="leave", frozen=True):
 class Remove(_Msg, tag="remove", frozen=True):
     """The host takes another player's seat away, in the lobby (someone who joined and left)."""
 
-    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]{0,5}$")]
+    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]{0,5}\Z")]  # (\Z: "$" allows a last "\n")
 
 
 class End(_Msg, tag="end", frozen=True):
@@ -135,7 +135,7 @@ class Sync(_Msg, tag="sync", frozen=True):
     """Ask for the room's snapshot (and, for a player, their own state) again."""
 
 
-IsoDate = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+IsoDate = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")]
 
 
 class Daily(_Msg, tag="daily", frozen=True):

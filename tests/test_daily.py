@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import signal
 from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 import pytest
 import redis.asyncio as aioredis
@@ -20,7 +20,7 @@ from race.service import RaceService, Session
 from race.store import Store, StoreUnavailable, open_store
 from tests.support import FailingOnce
 
-DIFFICULTY = "easy"
+DIFFICULTY: Final = "easy"
 NODE_LIMIT = 200_000
 
 

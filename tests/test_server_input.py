@@ -64,6 +64,11 @@ async def error_for(client: Client, message: dict[str, Any] | str) -> dict[str, 
         ('{"type": "move", "move": "p1>uH", "version": -1}', "bad_message"),
         ('{"type": "ping", "extra": true}', "bad_message"),
         ('{"type": "create", "name": "A", "difficulty": "impossible"}', "bad_message"),
+        # A last newline does not slip through (a regex "$" lets one through).
+        ('{"type": "create", "name": "A", "difficulty": "hard\\n"}', "bad_message"),
+        ('{"type": "daily", "name": "A", "difficulty": "easy\\n"}', "bad_message"),
+        ('{"type": "leaderboard", "date": "2026-11-29\\n"}', "bad_message"),
+        ('{"type": "leaderboard", "date": "\u0662\u0660\u0662\u0666-11-29"}', "bad_message"),  # Arabic-Indic digits
         ("x" * 5000, "too_large"),
         ('{"type": "create", "name": "' + "\u00e9" * 2100 + '"}', "too_large"),  # 2,130 characters, 4,230 bytes
     ],

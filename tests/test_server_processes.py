@@ -138,6 +138,21 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
                 urllib.request.urlopen(again, timeout=10)
             assert unchanged.value.code == 304 and unchanged.value.read() == b"", path
         assert get_json(server.url + "/api/daily?token=secret")[0] == 400  # never in an address
+        # Bad parameters get a 400 that says which (a last newline is no way round the checks).
+        for query, named in [
+            ("top=abc", "top"),
+            ("top=1_0", "top"),
+            ("top=" + "9" * 5000, "top"),
+            ("difficulty=hard%0A", "difficulty"),
+            ("date=2026-11-29%0A", "date"),
+        ]:
+            status, body = get_json(f"{server.url}/api/daily?{query}")
+            assert status == 400 and named in body["error"] and "int()" not in body["error"], (query, body)
+        # Other methods: refused, in JSON like the API's other errors.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(server.url + "/api/daily", method="POST"), timeout=10)
+        assert refused.value.code == 405 and "GET" in refused.value.headers["Allow"]
+        assert json.loads(refused.value.read()) == {"error": "Method Not Allowed"}
         # Unknown addresses: a page a person can use, and JSON for the API.
         assert get_json(server.url + "/api/nope") == (404, {"error": "Not Found"})
         for path in ("/nope/x", "/r/", "/watch/", "/r/abc-def", "/watch/a%20b"):
