@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from race import protocol as p
-from race.connection import Connection
+from race.connection import Connection, SeatBuckets
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
+    seat_buckets = SeatBuckets()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
             }
-            await Connection(ws, hub, service, settings, presence, ip).run(greeting)
+            await Connection(ws, hub, service, settings, presence, seat_buckets, ip).run(greeting)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:

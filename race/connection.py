@@ -20,6 +20,7 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -57,6 +58,19 @@ class TokenBucket:
         return False
 
 
+class SeatBuckets:
+    """The rate limit's buckets of the seats this process's connections hold. A connection
+    just seated (created, joined, resumed) takes its seat's bucket when there is one, so a
+    seat taken over by a new connection keeps its count: reconnecting is no way round the
+    limit. A bucket goes when no connection holds it any more."""
+
+    def __init__(self) -> None:
+        self._held: weakref.WeakValueDictionary[tuple[str, str], TokenBucket] = weakref.WeakValueDictionary()
+
+    def take_over(self, room: str, seat: str, bucket: TokenBucket) -> TokenBucket:
+        return self._held.setdefault((room, seat), bucket)
+
+
 class Connection:
     def __init__(
         self,
@@ -65,10 +79,11 @@ class Connection:
         service: RaceService,
         settings: Settings,
         presence: Presence,
+        seat_buckets: SeatBuckets,
         address: str,
     ) -> None:
         self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
-        self.presence = presence
+        self.presence, self.seat_buckets = presence, seat_buckets
         self.id = secrets.token_hex(8)
         self.session = Session(self.id, address=address)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=settings.send_queue)
@@ -194,6 +209,8 @@ class Connection:
         before, self.arrived = self._member(), False
         try:
             await self._handle(raw)
+            if self.arrived and self.session.room is not None and self.session.seat is not None:
+                self.bucket = self.seat_buckets.take_over(self.session.room, self.session.seat, self.bucket)
             await self._present(before, self._member())
         finally:
             held, self.held = self.held, None

@@ -108,6 +108,29 @@ async def test_flooding_is_rate_limited_without_losing_the_connection(server: Se
     await client.close()
 
 
+async def test_reconnecting_is_no_way_round_the_rate_limit(redis_url: str) -> None:
+    """A seat taken over by a new connection keeps its count: a client may not spend its
+    burst, resume its seat afresh, and spend another (a bot racing through a daily did)."""
+    slow = Server(redis_url, RATE_LIMIT_BURST="4", RATE_LIMIT_PER_SECOND="0.01")  # one back in 100 s
+    try:
+        first = await Client.connect(slow.ws_url)
+        joined = await first.request({"type": "create", "name": "Ann"}, "joined")
+        for _ in range(3):
+            assert (await first.request({"type": "ping"}, "pong"))["type"] == "pong"
+        assert (await first.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
+        second = await Client.connect(slow.ws_url)
+        resume = {"type": "resume", "room": joined["room"]["code"], "token": joined["token"]}
+        assert (await second.request(resume, "joined"))["type"] == "joined"
+        assert (await second.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
+        # Another seat (another client) has its own count.
+        other = await Client.connect(slow.ws_url)
+        assert (await other.request({"type": "ping"}, "pong"))["type"] == "pong"
+        for c in (first, second, other):
+            await c.close()
+    finally:
+        slow.stop()
+
+
 async def test_sustained_flooding_disconnects_the_client(server: Server) -> None:
     client = await Client.connect(server.ws_url)
     with pytest.raises(websockets.ConnectionClosed) as info:
