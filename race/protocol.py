@@ -199,8 +199,12 @@ _PRESENTATION = "\ufe0e\ufe0f"
 #: Emoji that are not symbols: keycaps' bases (``1️⃣`` is 1, U+FE0F, U+20E3), ‼ ⁉ 〰 〽.
 _EMOJI_OTHERS = "#*0123456789\u203c\u2049\u3030\u303d"
 _SKIN_TONES = range(0x1F3FB, 0x1F400)  # emoji modifiers (category Sk) that follow a person
-#: A subdivision flag (England: a black flag, tag letters, a cancel tag), kept whole.
-_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+#: A subdivision flag (England: a black flag, tag letters, a cancel tag), kept whole. Its
+#: tags spell a subdivision code (ISO 3166-2, lower case: "gbeng"), never free text, which
+#: tags could otherwise carry unseen.
+_TAG_FLAG = re.compile(
+    "\U0001f3f4[\U000e0061-\U000e007a]{2}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,4}\U000e007f"
+)
 #: Scripts whose spelling uses the zero-width (non-)joiner between letters (Persian, for one).
 _JOINING_SCRIPTS = frozenset(
     {"ARABIC", "SYRIAC", "NKO", "MONGOLIAN", "DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL"}

@@ -179,6 +179,8 @@ async def test_acting_before_joining_a_room_is_refused(server: Server) -> None:
         ("\U0001f468\u200d", "invisible"),  # a joiner with no emoji after it
         ("\U0001f3fd\u200d\U0001f4bb", "invisible"),  # nor a person before the skin tone
         ("\U0001f3f4\U000e0067\U000e0062", "invisible"),  # a flag's tags, never cancelled
+        ("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "hi there") + "\U000e007f", "invisible"),  # hidden text
+        ("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "GBENG") + "\U000e007f", "invisible"),
         ("Z\u0335\u0336\u0337algo", "accents"),
         ("\u0301x", "accents"),
         ("<script>x</script>", "< or >"),
