@@ -276,6 +276,16 @@ def clean_name(raw: str) -> str:
     return name
 
 
+def name_key(name: str) -> str:
+    """What two names in one room may not share: equal up to case and compatibility forms
+    (full-width letters, mathematical bold and the like, ligatures).
+
+    >>> name_key("\uff21nn") == name_key("\U0001d400nn") == name_key("ANN") == "ann"
+    True
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def encode(message: dict[str, Any]) -> str:
     """Encode a server message (always a dict with a ``type``)."""
     return msgspec.json.encode(message).decode()

@@ -223,6 +223,10 @@ async def test_emoji_and_joined_scripts_are_good_names(server: Server, room: dic
 async def test_names_are_trimmed_and_must_be_unique_in_a_room(server: Server, room: dict[str, Any]) -> None:
     client = await Client.connect(server.ws_url)
     assert (await error_for(client, {"type": "join", "room": room["code"], "name": " bob "}))["code"] == "name_taken"
+    for lookalike in ("\uff22ob", "\U0001d401ob"):  # a full-width B, a mathematical bold B
+        assert (await error_for(client, {"type": "join", "room": room["code"], "name": lookalike}))[
+            "code"
+        ] == "name_taken"
     joined = await client.request({"type": "join", "room": room["code"].lower(), "name": "  Cy   Young "}, "joined")
     assert joined["room"]["players"][-1]["name"] == "Cy Young"
     await client.close()
