@@ -158,6 +158,7 @@ class DailyChallenge:
         self.keep_days, self.node_limit = keep_days, node_limit
         self.clock = clock or service.clock
         self._executor = executor
+        self._closed = False
         self._computing: dict[str, asyncio.Future[tuple[str, list[str]]]] = {}
         service.daily = self
         service.on_daily_finish = self.record
@@ -211,6 +212,8 @@ class DailyChallenge:
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(pool, choose_deal, date, difficulty, self.node_limit)
             except BrokenProcessPool:
+                if self._closed:
+                    raise  # the server is stopping, and stopped the worker: no other is started
                 log.error("the daily solver's worker process died choosing %s %s; starting another", date, difficulty)
                 if self._executor is pool:
                     self._executor = None
@@ -218,12 +221,17 @@ class DailyChallenge:
         raise ProtocolError("unavailable", "today's deal could not be prepared just now; try again in a minute")
 
     def _pool(self) -> Executor:
+        if self._closed:
+            raise ProtocolError("unavailable", "the server is stopping; try again in a moment")
         if self._executor is None:
             # A fresh interpreter, not a fork of this one with its event loop and sockets.
             self._executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
     def close(self) -> None:
+        self._closed = True
+        for choosing in list(self._computing.values()):
+            choosing.cancel()
         if self._executor is None:
             return
         # Stop the worker now rather than wait out a solve (a hard candidate can take most of

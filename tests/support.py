@@ -115,6 +115,12 @@ class Process:
 
     def _release(self) -> None:
         self._reader.join(timeout=TIMEOUT)
+        if self._reader.is_alive():
+            # Its output is still open: a process it started outlived it (its group shares it).
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, 9)
+            self._reader.join(timeout=TIMEOUT)
+            raise AssertionError(f"{self.args[0]} left a process behind, holding its output open")
         if self.proc.stdout is not None and not self.proc.stdout.closed:
             self.proc.stdout.close()
 
