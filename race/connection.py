@@ -20,7 +20,6 @@ import asyncio
 import logging
 import secrets
 import time
-import weakref
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -48,6 +47,10 @@ class TokenBucket:
         self.tokens = float(burst)
         self.stamp = time.monotonic()
 
+    def full(self, now: float) -> bool:
+        """Whether it has filled up again by ``now`` (then it is as good as a fresh one)."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -59,16 +62,20 @@ class TokenBucket:
 
 
 class SeatBuckets:
-    """The rate limit's buckets of the seats this process's connections hold. A connection
-    just seated (created, joined, resumed) takes its seat's bucket when there is one, so a
-    seat taken over by a new connection keeps its count: reconnecting is no way round the
-    limit. A bucket goes when no connection holds it any more."""
+    """The rate limit's buckets of the seats this process's connections have held. A
+    connection just seated (created, joined, resumed) takes its seat's bucket when there is
+    one, so a seat taken over by a new connection keeps its count, whether the old one is
+    still open or not: reconnecting is no way round the limit. A bucket that has filled up
+    again is as good as a fresh one, and is forgotten (after ``burst / rate`` seconds)."""
 
     def __init__(self) -> None:
-        self._held: weakref.WeakValueDictionary[tuple[str, str], TokenBucket] = weakref.WeakValueDictionary()
+        self._kept: dict[tuple[str, str], TokenBucket] = {}
 
     def take_over(self, room: str, seat: str, bucket: TokenBucket) -> TokenBucket:
-        return self._held.setdefault((room, seat), bucket)
+        now = time.monotonic()
+        for key in [key for key, kept in self._kept.items() if kept.full(now)]:
+            del self._kept[key]
+        return self._kept.setdefault((room, seat), bucket)
 
 
 class Connection:

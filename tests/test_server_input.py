@@ -122,10 +122,15 @@ async def test_reconnecting_is_no_way_round_the_rate_limit(redis_url: str) -> No
         resume = {"type": "resume", "room": joined["room"]["code"], "token": joined["token"]}
         assert (await second.request(resume, "joined"))["type"] == "joined"
         assert (await second.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
+        # Nor when the old connection has gone first.
+        await second.close()
+        third = await Client.connect(slow.ws_url)
+        assert (await third.request(resume, "joined"))["type"] == "joined"
+        assert (await third.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
         # Another seat (another client) has its own count.
         other = await Client.connect(slow.ws_url)
         assert (await other.request({"type": "ping"}, "pong"))["type"] == "pong"
-        for c in (first, second, other):
+        for c in (first, third, other):
             await c.close()
     finally:
         slow.stop()
