@@ -118,19 +118,24 @@ async def test_reconnecting_is_no_way_round_the_rate_limit(redis_url: str) -> No
         for _ in range(3):
             assert (await first.request({"type": "ping"}, "pong"))["type"] == "pong"
         assert (await first.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
+        # The connection goes, and the server is done with it (the room hears it left)...
+        watcher = await Client.connect(slow.ws_url)
+        await watcher.request({"type": "watch", "room": joined["room"]["code"]}, "watching")
+        await first.close()
+        await watcher.expect("presence", where=lambda m: m["here"] == [])
+        # ... and a new one resuming the seat has no fresh burst.
         second = await Client.connect(slow.ws_url)
         resume = {"type": "resume", "room": joined["room"]["code"], "token": joined["token"]}
         assert (await second.request(resume, "joined"))["type"] == "joined"
         assert (await second.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
-        # Nor when the old connection has gone first.
-        await second.close()
+        # Nor when the old connection is still open.
         third = await Client.connect(slow.ws_url)
         assert (await third.request(resume, "joined"))["type"] == "joined"
         assert (await third.request({"type": "ping"}, "pong"))["code"] == "rate_limited"
         # Another seat (another client) has its own count.
         other = await Client.connect(slow.ws_url)
         assert (await other.request({"type": "ping"}, "pong"))["type"] == "pong"
-        for c in (first, third, other):
+        for c in (second, third, other, watcher):
             await c.close()
     finally:
         slow.stop()
