@@ -228,6 +228,9 @@ def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsi
     # The same player elsewhere (another tab, a script with the token) starts a second
     # attempt and wins it first: that one is the day's ranked result.
     token = page.evaluate("localStorage.getItem('crescent.daily.token')")
+    # (The page shows another difficulty's boards meanwhile: it still hears its attempt's.)
+    page.get_by_test_id("daily-difficulty").select_option("medium")
+    expect(page.get_by_test_id("today-board")).to_have_attribute("data-state", "ready")
     seed, line = choose_deal(date, "easy", NODE_LIMIT)
     with connect(server.ws_url) as ws:
         until(ws, "hello")
@@ -242,6 +245,7 @@ def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsi
     # The page's attempt, still running, now says it is practice.
     expect(kind).to_have_attribute("data-ranked", "false")
     expect(note).to_contain_text("Practice: you have finished today already")
+    page.get_by_test_id("daily-difficulty").select_option("easy")
     expect(page.get_by_test_id("my-rank")).to_contain_text(f"{len(line)} moves")
 
 

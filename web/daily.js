@@ -195,6 +195,7 @@ export class DailyPage {
     this.streak = null;
     this.asked = new Set();
     this.attempt = null;
+    this.unchecked = null; // a saved attempt of another day the server could not be asked about
     this.starting = null;
     this.confirming = false;
     root.dataset.view = "daily";
@@ -205,6 +206,7 @@ export class DailyPage {
       onOpen: () => {
         this.asked.clear();
         this.askBoards();
+        if (this.unchecked) this.reopenIfRunning(this.unchecked); // the server is back
       },
       onMessage: (m) => this.onBoardMessage(m),
     });
@@ -374,14 +376,15 @@ export class DailyPage {
       this.boardLink.reconnect();
       return;
     }
-    if (m.type !== "leaderboard" || m.difficulty !== this.difficulty) return;
+    if (m.type !== "leaderboard") return;
+    this.checkRanked(m); // the attempt's own board, whichever difficulty is shown
+    if (m.difficulty !== this.difficulty) return;
     if (m.today && m.today !== this.today) {
       this.today = m.today;
       this.boards.yesterday = null;
       this.askBoards();
       this.attempt?.render(); // its words for its day ("today's deal", or its date)
     }
-    this.checkRanked(m);
     if (m.date === this.today) {
       this.boards.today = m;
       const mineInTop = this.player ? m.entries.find((e) => e.player === this.player) : null;
@@ -569,7 +572,12 @@ export class DailyPage {
   attemptWon(attempt) {
     if (attempt !== this.attempt && this.attempt) return;
     // The server posted the result before it answered the winning move: my rank and streak.
-    if (attempt.info?.difficulty === this.difficulty) this.refreshMine();
+    const info = attempt.info;
+    if (info?.difficulty === this.difficulty) this.refreshMine();
+    if (info && this.token && (info.difficulty !== this.difficulty || info.date !== this.today)) {
+      // Another board than the one shown: whether this finish is the ranked one (checkRanked).
+      this.boardLink.send({ type: "leaderboard", difficulty: info.difficulty, date: info.date, top: TOP, token: this.token });
+    }
     this.renderPlayButton();
   }
 
@@ -585,7 +593,8 @@ export class DailyPage {
 
   /** Open a saved attempt of another day if its room still runs; forget it if it is over. */
   async reopenIfRunning(attempt) {
-    let running = null; // unknown while the server cannot be asked: kept for the next visit
+    this.unchecked = null;
+    let running = null; // unknown while the server cannot be asked: asked again when it is back
     try {
       const res = await fetch(`/api/rooms/${encodeURIComponent(attempt.code)}`, { cache: "no-store" });
       if (res.ok) running = (await res.json()).phase === "racing";
@@ -596,6 +605,7 @@ export class DailyPage {
     if (this.destroyed || this.attempt || this.starting || loadJson(KEY.attempt)?.code !== attempt.code) return;
     if (running) this.openAttempt(attempt, null);
     else if (running === false) store.remove(KEY.attempt);
+    else this.unchecked = attempt;
   }
 
   /** A board of the current attempt's day that holds this player's result: the attempt is
