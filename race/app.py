@@ -135,12 +135,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return JSONResponse({"error": "send the player token in the X-Player-Token header"}, status_code=400)
         try:
             if "top" in raw:
-                if not re.fullmatch(r"[0-9]{1,3}", top := str(raw["top"])):
+                if not re.fullmatch(r"[0-9]{1,3}", top := str(raw["top"])) or not 1 <= int(top) <= 100:
                     return JSONResponse({"error": "top must be a whole number from 1 to 100"}, status_code=400)
                 raw["top"] = int(top)
             msg = msgspec.convert(raw, p.Leaderboard)
             board = await daily.leaderboard(msg.difficulty, msg.date, msg.top, request.headers.get("x-player-token"))
-        except (ValueError, msgspec.ValidationError) as exc:
+        except msgspec.ValidationError as exc:
+            return JSONResponse({"error": p.schema_error(exc)}, status_code=400)
+        except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except p.ProtocolError as exc:
             return JSONResponse({"error": exc.message}, status_code=400)

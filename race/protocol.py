@@ -19,6 +19,11 @@ MAX_MESSAGE_BYTES = 4096
 NAME_MAX = 20
 
 Difficulty = Literal["easy", "medium", "hard"]
+# (\Z, not $: "$" also matches before a last newline.)
+SEAT_ID = r"^s[1-9][0-9]{0,5}\Z"
+ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
+#: What a pattern asks for, in words, for the error message.
+_PATTERN_WORDS = {SEAT_ID: "a seat such as s2", ISO_DATE: "a date written YYYY-MM-DD"}
 RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Name = str  # checked by clean_name (bad_name); the message's size bounds it
@@ -120,7 +125,7 @@ class Leave(_Msg, tag="leave", frozen=True):
 class Remove(_Msg, tag="remove", frozen=True):
     """The host takes another player's seat away, in the lobby (someone who joined and left)."""
 
-    seat: Annotated[str, msgspec.Meta(pattern=r"^s[1-9][0-9]{0,5}\Z")]  # (\Z: "$" allows a last "\n")
+    seat: Annotated[str, msgspec.Meta(pattern=SEAT_ID)]
 
 
 class End(_Msg, tag="end", frozen=True):
@@ -135,7 +140,7 @@ class Sync(_Msg, tag="sync", frozen=True):
     """Ask for the room's snapshot (and, for a player, their own state) again."""
 
 
-IsoDate = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")]
+IsoDate = Annotated[str, msgspec.Meta(pattern=ISO_DATE)]
 
 
 class Daily(_Msg, tag="daily", frozen=True):
@@ -164,6 +169,14 @@ _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")
 _NOT_OBJECT = re.compile(r"Expected `object`, got `\w+`$")  # at the top level: no "- at `$...`"
 
 
+def schema_error(exc: msgspec.ValidationError) -> str:
+    """msgspec's account of what does not fit, with a pattern told in words."""
+    text = str(exc)
+    for pattern, words in _PATTERN_WORDS.items():
+        text = text.replace(f"`str` matching regex {pattern!r}", words)
+    return text
+
+
 def decode(raw: str | bytes) -> ClientMessage:
     """Decode one client message, or raise :class:`ProtocolError`."""
     size = len(raw)
@@ -181,7 +194,7 @@ def decode(raw: str | bytes) -> ClientMessage:
             raise ProtocolError(
                 "unknown_type", f"unknown or missing message type; expected one of: {', '.join(TYPES)}"
             ) from None
-        raise ProtocolError("bad_message", f"message does not fit its schema: {text}") from None
+        raise ProtocolError("bad_message", f"message does not fit its schema: {schema_error(exc)}") from None
     except msgspec.DecodeError:
         raise ProtocolError("bad_json", "message is not a JSON object") from None
 

@@ -142,12 +142,15 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         for query, named in [
             ("top=abc", "top"),
             ("top=1_0", "top"),
+            ("top=0", "top"),
+            ("top=500", "top"),
             ("top=" + "9" * 5000, "top"),
             ("difficulty=hard%0A", "difficulty"),
-            ("date=2026-11-29%0A", "date"),
+            ("date=2026-11-29%0A", "YYYY-MM-DD"),
         ]:
             status, body = get_json(f"{server.url}/api/daily?{query}")
-            assert status == 400 and named in body["error"] and "int()" not in body["error"], (query, body)
+            assert status == 400 and named in body["error"], (query, body)
+            assert "int()" not in body["error"] and "regex" not in body["error"], (query, body)
         # Other methods: refused, in JSON like the API's other errors.
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(urllib.request.Request(server.url + "/api/daily", method="POST"), timeout=10)
