@@ -282,3 +282,21 @@ def test_a_saved_attempt_of_another_day_reopens_while_it_runs(browsing: Browsing
     expect(page.get_by_test_id("daily-intro")).to_be_visible()
     expect(page.get_by_test_id("room-code")).to_have_count(0)
     expect(page.get_by_test_id("daily-play")).to_have_text(re.compile(r"^Play today.s deal$"))
+
+
+def test_a_player_the_server_no_longer_knows_starts_afresh_and_is_told(browsing: Browsing) -> None:
+    """A token the server does not know (kept too long, or a server that lost its store)."""
+    tab = browsing.open("rae", "/daily")
+    page = tab.page
+    page.evaluate("localStorage.setItem('crescent.daily.token', 'not-a-player-this-server-knows')")
+    page.reload()
+    page.get_by_test_id("daily-name").fill("Rae")
+    page.get_by_test_id("daily-difficulty").select_option("easy")
+    page.get_by_test_id("daily-play").click()
+    # (Told at once, while the server may still be dealing: a toast lasts 4 s.)
+    expect(page.get_by_test_id("toasts")).to_contain_text("no longer knows your player")
+    expect(page.get_by_test_id("attempt-kind")).to_have_attribute("data-ranked", "true")
+    sent = tab.sent_types("daily")
+    assert [m.get("token") for m in sent] == ["not-a-player-this-server-knows", None]
+    token = page.evaluate("localStorage.getItem('crescent.daily.token')")
+    assert token and token != "not-a-player-this-server-knows"

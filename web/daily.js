@@ -519,6 +519,7 @@ export class DailyPage {
             // The server no longer knows this player (kept too long, another server): a new one.
             this.forgetPlayer();
             link.send({ type: "daily", name, difficulty });
+            toast("This server no longer knows your player, so you start as a new one (your streak starts again).");
             return;
           }
           this.starting = null;
