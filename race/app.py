@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from race import protocol as p
-from race.connection import Connection, SeatBuckets
+from race.connection import Connection, SeatBuckets, watch_for_stalls
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
     seat_buckets = SeatBuckets()
+    live: set[Connection] = set()  # for the stall watchdog
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -60,7 +61,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await presence.start()
         log.info("store: %s", settings.store_url.split("@")[-1])
         warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
+        watchdog = asyncio.create_task(watch_for_stalls(live, settings.write_timeout))
         yield
+        watchdog.cancel()
+        await asyncio.gather(watchdog, return_exceptions=True)
         if warming is not None:
             warming.cancel()
             await asyncio.gather(warming, return_exceptions=True)
@@ -96,7 +100,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
             }
-            await Connection(ws, hub, service, settings, presence, seat_buckets, ip).run(greeting)
+            connection = Connection(ws, hub, service, settings, presence, seat_buckets, ip)
+            live.add(connection)
+            try:
+                await connection.run(greeting)
+            finally:
+                live.discard(connection)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:

@@ -78,6 +78,16 @@ class SeatBuckets:
         return self._kept.setdefault((room, seat), bucket)
 
 
+async def watch_for_stalls(connections: set[Connection], write_timeout: float) -> None:
+    """Drop, every so often, the connections whose clients have stopped taking what they
+    are sent (see :meth:`Connection.stalled`). Runs until cancelled."""
+    while True:
+        await asyncio.sleep(max(write_timeout / 4, 0.1))
+        now = time.monotonic()
+        for connection in list(connections):
+            connection.stalled(now)
+
+
 class Connection:
     def __init__(
         self,
@@ -103,6 +113,14 @@ class Connection:
         self.held: list[tuple[str | None, str]] | None = None
         self.arrived = False  # the message handled seated this connection, or resumed or resynced it
         self.kicked: int | None = None  # the close code, when the server closes this connection
+        self.kicked_at = 0.0
+        # What the stall watchdog looks at (see stalled()): the write under way (since when,
+        # and which task), and the task that reads the socket, while it waits for a message.
+        self.writing_since: float | None = None
+        self.writer: asyncio.Task[Any] | None = None
+        self.reader: asyncio.Task[Any] | None = None
+        self.receiving = False
+        self.abandoned = False
 
     @property
     def seat(self) -> str | None:
@@ -123,7 +141,7 @@ class Connection:
     def kick(self, code: int, reason: str) -> None:
         if self.closing:
             return
-        self.closing, self.kicked = True, code
+        self.closing, self.kicked, self.kicked_at = True, code, time.monotonic()
         if self.held is not None:
             self.held.clear()
         while not self.queue.empty():
@@ -159,18 +177,46 @@ class Connection:
             return
         try:
             async with self.writing:
-                await self.ws.send_text(p.encode(message))
+                await self._write(p.encode(message))
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closing = True
+
+    async def _write(self, text: str) -> None:
+        """Write a frame (holding ``writing``), in sight of the stall watchdog."""
+        self.writing_since, self.writer = time.monotonic(), asyncio.current_task()
+        try:
+            await self.ws.send_text(text)
+        finally:
+            self.writing_since = self.writer = None
+
+    def stalled(self, now: float) -> bool:
+        """Drop this connection if its client has stopped taking what it is sent: a write
+        that has waited ``write_timeout`` (the client's socket is full and it does not
+        read), or a kick whose close the client has not answered in that time. Neither the
+        socket nor the web server would ever end it: its address's slot, its presence and
+        its subscriptions would be held for good. True if it was dropped now."""
+        limit = self.settings.write_timeout
+        writing = self.writing_since is not None and now - self.writing_since > limit
+        if self.abandoned or not (writing or (self.kicked is not None and now - self.kicked_at > limit)):
+            return False
+        log.info("connection %s takes nothing it is sent; dropping it", self.id)
+        self.abandoned = self.closing = True
+        for task in (self.writer, self.reader if self.receiving else None):
+            if task is not None:
+                task.cancel()
+        return True
 
     # -- the socket's side ---------------------------------------------------------
 
     async def run(self, greeting: dict[str, Any]) -> None:
         sender = asyncio.create_task(self._sender())
+        self.reader = asyncio.current_task()
         self.send(greeting)
         try:
             while not self.closing:
+                self.receiving = True
                 message = await self.ws.receive()
+                self.receiving = False
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
@@ -179,6 +225,10 @@ class Connection:
                 await self._on_message(raw)
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if not self.abandoned or self.reader is None:
+                raise
+            self.reader.uncancel()  # the watchdog's: the client is gone, clean up as for a close
         finally:
             if (member := self._member()) is not None:  # never raises: presence is best effort
                 await self.presence.depart(*member, replaced=self.kicked == REPLACED)
@@ -187,7 +237,7 @@ class Connection:
                     await self.hub.leave(room, self)
                 except Exception:  # each step of the clean-up happens whatever the others did
                     log.exception("could not leave %s", room)
-            if self.kicked is None:  # (a kick's close frame is the sender's to write)
+            if self.kicked is None or self.abandoned:  # (a kick's close frame is the sender's to write)
                 sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
 
@@ -197,9 +247,10 @@ class Connection:
                 item = await self.queue.get()
                 async with self.writing:
                     if isinstance(item, tuple) and item and item[0] is _CLOSE:
+                        self.writing_since, self.writer = time.monotonic(), asyncio.current_task()
                         await self.ws.close(code=item[1], reason=item[2])
                         return
-                    await self.ws.send_text(item)
+                    await self._write(item)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closing = True
 

@@ -31,6 +31,11 @@ class Settings:
     daily_warm: bool = True
     ws_compression: str = "deflate"
     presence_ttl: float = 30.0
+    write_timeout: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.write_timeout <= 0:
+            raise ValueError(f"WRITE_TIMEOUT_SECONDS must be positive, got {self.write_timeout:g}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -66,4 +71,5 @@ class Settings:
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,
             presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),
+            write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
         )

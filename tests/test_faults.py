@@ -516,8 +516,9 @@ async def test_a_resent_move_applies_once_over_websockets(pair: tuple[Server, Se
     await bob.close()
 
 
-async def test_a_stalled_client_cannot_hold_up_the_room(pair: tuple[Server, Server]) -> None:
-    a, _ = pair
+async def stall_a_spectator(a: Server) -> tuple[Client, list[Client], Any]:
+    """A full room, and a spectator of it that stops reading until the server gives up on
+    it; returns the host, the other players and the spectator's socket."""
     ann, joined = await seat(a, "create", None, "Ann")
     code = joined["room"]["code"]
     players = [(await seat(a, "join", code, f"Player {i}"))[0] for i in range(2, 9)]  # a full room
@@ -543,6 +544,12 @@ async def test_a_stalled_client_cannot_hold_up_the_room(pair: tuple[Server, Serv
             break
     assert kicked, "the stalled client was never disconnected"
     assert (await bob.request({"type": "ping"}, "pong"))["type"] == "pong"
+    return ann, players, stalled
+
+
+async def test_a_stalled_client_cannot_hold_up_the_room(pair: tuple[Server, Server]) -> None:
+    a, _ = pair
+    ann, players, stalled = await stall_a_spectator(a)
     # When it reads again, it finds what was buffered, then the close (1013: reconnect and resync).
     with pytest.raises(websockets.ConnectionClosed) as info:
         async with asyncio.timeout(30):
@@ -551,3 +558,20 @@ async def test_a_stalled_client_cannot_hold_up_the_room(pair: tuple[Server, Serv
     assert info.value.rcvd is not None and info.value.rcvd.code == 1013
     for client in (ann, *players):
         await client.close()
+
+
+async def test_a_client_that_never_reads_again_is_dropped(redis_url: str) -> None:
+    """Not even the close reaches a client that takes nothing it is sent: the server drops
+    it after WRITE_TIMEOUT_SECONDS, so it holds no presence (nor its address's slot)."""
+    a = Server(redis_url, RATE_LIMIT_PER_SECOND="5000", RATE_LIMIT_BURST="5000", WRITE_TIMEOUT_SECONDS="1")
+    try:
+        ann, players, stalled = await stall_a_spectator(a)
+        watched = await ann.expect("presence", where=lambda m: m["watching"] == 1)
+        gone = await ann.expect("presence", where=lambda m: m["version"] > watched["version"], timeout=15)
+        assert gone["watching"] == 0
+        assert any("takes nothing it is sent" in line for line in a.process.lines), "\n".join(a.process.lines[-20:])
+        stalled.transport.abort()
+        for client in (ann, *players):
+            await client.close()
+    finally:
+        a.stop()

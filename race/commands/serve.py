@@ -31,5 +31,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=settings.ws_compression == "deflate",
         log_level=settings.log_level.lower(),
         proxy_headers=True,
+        # A client that takes nothing it is sent cannot hold the shutdown up for longer.
+        timeout_graceful_shutdown=int(settings.write_timeout) + 5,
     )
     return 0
