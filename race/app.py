@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         rooms_per_minute=settings.rooms_per_minute_per_ip,
     )
     hub = Hub(store, clock=service.clock)
-    service.on_deadline = hub.schedule
+    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
     hub.on_room = service.follow
     presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)

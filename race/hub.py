@@ -144,6 +144,12 @@ class Hub:
 
         self._timers[key] = loop.call_later(max((at - self.clock()) / 1000, retry_s, 0), fire)
 
+    def unschedule(self, room: str) -> None:
+        """Drop the timers of ``room`` (its race is over, or a new round waits in its lobby:
+        none of them is due any more). Else each would be kept until its time."""
+        for key in [key for key in self._timers if key[0] == room]:
+            self._timers.pop(key).cancel()
+
     def deliver_local(self, room: str, message: str) -> None:
         """Hand ``message`` to this process's connections of ``room`` only, as if it had
         been published there."""

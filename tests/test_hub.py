@@ -135,3 +135,36 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
     await hub_b.stop()
     for store, _, _ in processes:
         await store.close()
+
+
+async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> None:
+    """Wired as the app wires them: the race's time-limit timer goes with the race, instead
+    of being kept (with its room) until the time limit would have passed."""
+    from race import protocol as p
+    from race.service import RaceService, Session
+
+    store = MemoryStore(ttl=60)
+    hub = Hub(store)
+    service = RaceService(store, countdown_ms=0)
+    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
+    hub.on_room = service.follow
+    await hub.start()
+    over = asyncio.Event()
+
+    class Watcher(Member):
+        def deliver(self, message: str, room: str | None = None) -> None:
+            super().deliver(message, room)
+            if '"phase":"over"' in message:
+                over.set()
+
+    ann = Session("c1")
+    (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5, time_limit=600))
+    code = joined["room"]["code"]
+    await hub.join(code, Watcher("w"))
+    await service.handle(ann, p.Start())
+    assert [room for room, _ in hub._timers] == [code]  # the time limit's
+    await service.handle(ann, p.End())  # the host ends it early
+    async with asyncio.timeout(10):
+        await over.wait()
+    assert not hub._timers
+    await hub.stop()

@@ -101,6 +101,9 @@ class ServiceBase:
         #: Rooms (races and daily attempts) one address may start a minute (None: no bound).
         self.rooms_per_minute = rooms_per_minute
         self.on_deadline = on_deadline
+        #: Called with a room whose timed events are all moot (its race is over, or a new
+        #: round waits in its lobby).
+        self.on_moot: Callable[[str], None] | None = None
         #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
         self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
         #: Handles daily-challenge messages (set by race.daily).
@@ -330,6 +333,8 @@ class ServiceBase:
         self._deadlines(code, room.get("phase"), room.get("start_at"), room.get("time_limit"))
 
     def _deadlines(self, code: str, ph: str | None, start_at: int | None, time_limit: int | None) -> None:
+        if ph in ("over", "lobby") and self.on_moot is not None:
+            self.on_moot(code)
         if self.on_deadline is None or start_at is None or ph not in ("countdown", "racing"):
             return
         if ph == "countdown":
