@@ -124,6 +124,36 @@ async def test_a_silent_server_times_out_and_the_connection_is_replaced() -> Non
         await server.wait_closed()
 
 
+async def test_a_subscribe_redis_never_confirms_drops_its_connection() -> None:
+    """The SUBSCRIBE went out: were the connection kept, Redis could still act on it later,
+    subscribed to a channel nobody here follows. A new connection has only the wanted ones."""
+    accepted: list[asyncio.StreamWriter] = []
+    closed = asyncio.Event()
+
+    async def stalling(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)
+        assert b"PING" in await reader.readuntil(b"PING\r\n")  # the connection's own check
+        writer.write(b"*2\r\n$4\r\npong\r\n$0\r\n\r\n")
+        await reader.read()  # then nothing more, until the subscriber drops the connection
+        closed.set()
+
+    server = await asyncio.start_server(stalling, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    sub = RedisSubscriber(f"redis://127.0.0.1:{port}/0", connect_timeout=0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            await sub.subscribe("room:{A}")
+        async with asyncio.timeout(10):
+            await closed.wait()
+        assert not sub.channels
+    finally:
+        await sub.close()
+        for w in accepted:
+            w.close()
+        server.close()
+        await server.wait_closed()
+
+
 async def test_a_refused_login_closes_its_connection() -> None:
     closed = asyncio.Event()
 

@@ -398,6 +398,7 @@ class RedisSubscriber(_Connection[_SubProtocol]):
 
     async def subscribe(self, channel: str) -> None:
         self.channels.add(channel)
+        proto: _SubProtocol | None = None
         try:
             proto = await self._connection()
             proto.send(("SUBSCRIBE", channel))
@@ -405,6 +406,10 @@ class RedisSubscriber(_Connection[_SubProtocol]):
                 await proto.sync()  # the caller reads the room next: it must not miss what follows
         except BaseException:
             self.channels.discard(channel)  # the caller is told it failed: not subscribed
+            if proto is not None and not proto.closed:
+                # Redis may still act on the SUBSCRIBE sent: start again on a new connection
+                # with exactly the channels wanted (their rooms resync, as after any loss).
+                proto.transport.abort()
             raise
 
     async def unsubscribe(self, channel: str) -> None:

@@ -319,14 +319,17 @@ class RedisStore(Store):
 
     async def subscribe(self, room: str) -> None:
         self._rooms.add(room)
-        if self._sub is not None:
-            sub = self._sub
-            await self._call(lambda: sub.subscribe(room_key(room)))
-            return
-        if self.cluster:
-            await self._call(lambda: self._pubsub.ssubscribe(room_key(room)))
-        else:
-            await self._call(lambda: self._pubsub.subscribe(room_key(room)))
+        try:
+            if self._sub is not None:
+                sub = self._sub
+                await self._call(lambda: sub.subscribe(room_key(room)))
+            elif self.cluster:
+                await self._call(lambda: self._pubsub.ssubscribe(room_key(room)))
+            else:
+                await self._call(lambda: self._pubsub.subscribe(room_key(room)))
+        except BaseException:
+            self._rooms.discard(room)  # not subscribed: the caller is told so
+            raise
 
     async def unsubscribe(self, room: str) -> None:
         self._rooms.discard(room)
