@@ -4,9 +4,13 @@ its fan-out of what the store yields."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
+from race import protocol as p
 from race.hub import Hub
-from race.store import RESYNC, StoreUnavailable
+from race.service import RaceService, Session
+from race.service.base import now_ms
+from race.store import RESYNC, Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 
 
@@ -71,6 +75,29 @@ class Member:
         self.got.append("resync")
 
 
+class Spectator(Member):
+    """A member that notes when it hears the race is over."""
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id)
+        self.over = asyncio.Event()
+
+    def deliver(self, message: str, room: str | None = None) -> None:
+        super().deliver(message, room)
+        if '"phase":"over"' in message:
+            self.over.set()
+
+
+async def wired(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService]:
+    """A hub and a service wired as the app wires them, the hub started."""
+    hub = Hub(store, clock=clock)
+    service = RaceService(store, clock=clock, countdown_ms=0)
+    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
+    hub.on_room = service.follow
+    await hub.start()
+    return hub, service
+
+
 async def test_a_room_whose_messages_may_be_lost_resyncs_and_only_that_room() -> None:
     hub = Hub(MemoryStore(ttl=60))
     a1, a2, b1 = Member("a1"), Member("a2"), Member("b1")
@@ -96,41 +123,24 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
     """Two processes on one Redis, wired as the app wires them. A starts a race with a time
     limit and goes away (its timers with it); B, which only has Bob, saw the start's
     snapshot and ends the race at the deadline, so Bob hears that it is over."""
-    from race import protocol as p
-    from race.service import RaceService, Session
-    from race.store import open_store
-
     clock = Clock()
     processes = []
     for _ in range(2):
         store = open_store(redis_url, ttl=3600)
         await store.connect()
-        hub = Hub(store, clock=clock)
-        service = RaceService(store, clock=clock, countdown_ms=0)
-        service.on_deadline = hub.schedule
-        hub.on_room = service.follow
-        await hub.start()
-        processes.append((store, hub, service))
+        processes.append((store, *await wired(store, clock)))
     (_, hub_a, a), (_, hub_b, b) = processes
     ann, bob = Session("c1"), Session("c2")
     (joined,) = await a.handle(ann, p.Create(name="Ann", deal=5, time_limit=30))
     code = joined["room"]["code"]
-    over = asyncio.Event()
-
-    class Bob(Member):
-        def deliver(self, message: str, room: str | None = None) -> None:
-            super().deliver(message, room)
-            if '"phase":"over"' in message:
-                over.set()
-
-    bobs = Bob("c2")
+    bobs = Spectator("c2")
     await hub_b.join(code, bobs)
     await b.handle(bob, p.Join(room=code, name="Bob"))
     await a.handle(ann, p.Start())
     await hub_a.stop()  # A is gone, and the deadline A set with it
     clock.now += 30_000  # before B reads the start's snapshot: its timer is due at once
     async with asyncio.timeout(10):
-        await over.wait()
+        await bobs.over.wait()
     assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
     await hub_b.stop()
     for store, _, _ in processes:
@@ -140,31 +150,16 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
 async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> None:
     """Wired as the app wires them: the race's time-limit timer goes with the race, instead
     of being kept (with its room) until the time limit would have passed."""
-    from race import protocol as p
-    from race.service import RaceService, Session
-
-    store = MemoryStore(ttl=60)
-    hub = Hub(store)
-    service = RaceService(store, countdown_ms=0)
-    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
-    hub.on_room = service.follow
-    await hub.start()
-    over = asyncio.Event()
-
-    class Watcher(Member):
-        def deliver(self, message: str, room: str | None = None) -> None:
-            super().deliver(message, room)
-            if '"phase":"over"' in message:
-                over.set()
-
+    hub, service = await wired(MemoryStore(ttl=60))
     ann = Session("c1")
     (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5, time_limit=600))
     code = joined["room"]["code"]
-    await hub.join(code, Watcher("w"))
+    watcher = Spectator("w")
+    await hub.join(code, watcher)
     await service.handle(ann, p.Start())
     assert [room for room, _ in hub._timers] == [code]  # the time limit's
     await service.handle(ann, p.End())  # the host ends it early
     async with asyncio.timeout(10):
-        await over.wait()
+        await watcher.over.wait()
     assert not hub._timers
     await hub.stop()
