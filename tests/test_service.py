@@ -497,6 +497,41 @@ async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store:
     assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s3"
 
 
+async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Store) -> None:
+    """Ann (the host) and Bob close their pages mid-race; Cy resigns. Two players are still
+    racing, and neither is here: once all but one of them have been gone 15 s (a reload is not
+    gone), Cy ends the race. While two players still in it are here, only the host may."""
+    service = RaceService(store, countdown_ms=0)
+    ann, bob, cy, dee = Session("c1"), Session("c2"), Session("c3"), Session("c4")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    for session, name in ((bob, "Bob"), (cy, "Cy"), (dee, "Dee")):
+        await service.handle(session, p.Join(room=code, name=name))
+    await service.handle(ann, p.Start())
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3", "s4 c4"], until=now + 30)
+    await service.handle(cy, p.Resign())
+
+    async def refused(match: str) -> None:
+        with pytest.raises(ProtocolError, match=match) as info:
+            await service.handle(cy, p.End())
+        assert info.value.code == "not_host"
+
+    await refused("two players still in it are here")  # Ann, Bob and Dee are all here
+    await store.presence(code, now - 16, gone=["s4 c4"])  # Dee went 16 s ago
+    await refused("two players still in it are here")  # Ann and Bob are here
+    await store.presence(code, now - 10, gone=["s1 c1"])  # Ann went 10 s ago: Bob is here
+    await refused(r"only just gone and may be back: try again in [56] s")
+    await store.presence(code, now, gone=["s2 c2"])  # Bob is reloading, or gone
+    await refused(r"try again in [56] s")  # once Ann's 15 s are up, Bob alone still counts
+    await store.presence(code, now - 15, here=["s1 c5"], until=now + 30)
+    await store.presence(code, now - 15, gone=["s1 c5"])  # Ann came back, and went 15 s ago
+    assert await service.handle(cy, p.End()) == []
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "over"
+    assert {r["name"] for r in watching["room"]["ranking"]} == {"Ann", "Bob", "Cy", "Dee"}
+
+
 def test_players_equal_on_every_count_share_a_place() -> None:
     """Competition ranking: 1, 2, 2, 4; ties listed in seat order, whoever resigned."""
     home = Game.deal(3, "easy")

@@ -24,6 +24,12 @@ log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
 DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
 RETRIES = 20
+#: How long a player must have been away before the others may act without them: as host
+#: when it is the host, or to end a race it is still in. A page being reloaded, or a phone
+#: that dropped its connection for a moment, is not gone.
+HOST_AWAY_MS = 15_000
+#: The seats with a connection open, and since when (server ms) each seat that went is away.
+Here = tuple[set[str], dict[str, int]]
 ANNOUNCED = "announced"  # a room's document: the start_at whose start has been announced
 _enc = msgspec.json.Encoder()
 
@@ -270,6 +276,15 @@ class ServiceBase:
     def _not_seated(self, session: Session) -> None:
         if session.role is not None:
             raise ProtocolError("already_in_room", "this connection is already in a room; open a new one")
+
+    async def _here(self, code: str) -> Here | None:
+        """Who of ``code``'s players has a connection open, and since when each one that
+        went is away, as the pages are told; ``None`` while nobody's presence is known."""
+        roll = await self.store.presence(code, self.clock() / 1000)
+        if not roll.version:
+            return None
+        view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
+        return set(view["here"]), view["away_since"]
 
     async def _room(self, code: str) -> dict[str, Doc]:
         docs = await self.store.read_all(code)

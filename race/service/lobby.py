@@ -23,15 +23,9 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import HOST_AWAY_MS, RETRIES, Here, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
-from race.views import META, presence_view, room_view, seats_of
-
-#: How long a host must have been away before another player may act as host: a page being
-#: reloaded, or a phone that dropped its connection for a moment, is not gone.
-HOST_AWAY_MS = 15_000
-#: The seats with a connection open, and since when (server ms) each seat that went is away.
-Here = tuple[set[str], dict[str, int]]
+from race.views import META, room_view, seats_of
 
 
 class LobbyActions(ServiceBase):
@@ -201,11 +195,7 @@ class LobbyActions(ServiceBase):
         (doc,) = await self.store.read(code, ["meta"])
         if doc is None or META.decode(doc.data).host == seat:
             return None
-        roll = await self.store.presence(code, self.clock() / 1000)
-        if not roll.version:
-            return None
-        view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)  # what the pages are told
-        return set(view["here"]), view["away_since"]
+        return await self._here(code)
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
         """Give up one's seat in the lobby; the connection is then in no room. A retry (the

@@ -9,7 +9,7 @@ from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
-from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import HOST_AWAY_MS, RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, SEAT, player_view, room_view, seats_of, state_view
 
@@ -136,10 +136,12 @@ class RaceActions(ServiceBase):
         await self.end_if_done(code)
 
     async def end(self, session: Session) -> list[dict[str, Any]]:
-        """End the race now, for a player who went away without resigning: everyone gets the
+        """End the race now, for players who went away without resigning: everyone gets the
         final ``room``, the unfinished ranked by their cards home. The host may, at any time;
-        so may a player who is out of the race when only one player is still in it (the one
-        who went away may be the host)."""
+        so may a player who is out of the race (finished or resigned) when at most one of
+        the players still in it is here, a player who has been away (no connection open) for
+        :data:`HOST_AWAY_MS` not counting. So nobody who vanished, the host included, can
+        keep the race from ending."""
         code = session.room
         assert code is not None
         docs = await self._room(code)
@@ -149,13 +151,32 @@ class RaceActions(ServiceBase):
         if meta.host != session.seat:
             seats = seats_of(docs, meta)
             me = next((s for s, _ in seats if s.seat == session.seat), None)
-            if me is None or not is_done(me) or sum(not is_done(s) for s, _ in seats) > 1:
-                raise ProtocolError(
-                    "not_host", "only the host can end the race, or a player who is out when one is left"
-                )
+            if me is None or not is_done(me):
+                raise ProtocolError("not_host", "only the host can end the race, or a player who is out of it")
+            racing = [s.seat for s, _ in seats if not is_done(s)]
+            if len(racing) > 1:
+                await self._may_end_without(code, racing)
         if await self.end_if_done(code, now=True):
             log.info("room %s: ended by %s", code, session.seat)
         return []
+
+    async def _may_end_without(self, code: str, racing: list[str]) -> None:
+        """Refuse to end the race for a player who is out of it unless at most one of the
+        seats ``racing`` still counts: one is here, or went less than :data:`HOST_AWAY_MS`
+        ago and may be back (a reload, a dropped connection)."""
+        here, since = await self._here(code) or (set(racing), {})
+        now = self.clock()
+        present = sum(sid in here for sid in racing)
+        # how long until each one who went stops counting, for those who still count
+        waits = sorted(w for sid in racing if sid not in here and (w := since.get(sid, 0) + HOST_AWAY_MS - now) > 0)
+        if present + len(waits) <= 1:
+            return
+        if present >= 2:
+            raise ProtocolError("not_host", "only the host can end the race while two players still in it are here")
+        # the wait until all but one of them (none, with one here) no longer count
+        wait = waits[-1] if present else waits[-2]
+        soon = f"try again in {(wait + 999) // 1000} s"
+        raise ProtocolError("not_host", f"a player still racing has only just gone and may be back: {soon}")
 
     async def _with_history(self, code: str, seat: Seat) -> Game:
         """``seat``'s game with its whole history (to undo, and to save the next move's
