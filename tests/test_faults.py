@@ -27,10 +27,9 @@ import uvicorn
 import websockets
 
 from race.app import create_app
-from race.daily import board_group, utc_date
+from race.daily import board_group, next_day
 from race.engine import Game
 from race.rooms import Meta, Seat, board, history_keys, history_of
-from race.service import now_ms
 from race.settings import Settings
 from race.store import StoreUnavailable, open_store
 from race.store.memory import MemoryStore
@@ -223,25 +222,34 @@ async def test_kill_9_one_of_two_processes_mid_race_loses_nothing(redis_url: str
 
 
 async def win_a_daily(server: Server, redis_url: str) -> dict[str, Any]:
-    """Finish today's daily challenge and return the leaderboard. Today's deal is put in
-    the store's cache first (the test deal and its line), so no solving is needed."""
-    date = utc_date(now_ms())
+    """Finish the server's daily challenge of the day and return its leaderboard. The day is
+    the server's (its clock, not this process's, says when midnight UTC passes): its deal
+    is put in the store's cache first (the test deal and its line), and the next day's as
+    well, in case midnight passes before the attempt starts, so no solving is needed."""
+    status, now = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}")
+    assert status == 200, now
+    days = (now["today"], next_day(now["today"]))
     store = open_store(redis_url, ttl=3600)
     await store.connect()
     try:
         deal = json.dumps({"seed": DEAL, "line": list(winning_line())})
-        await store.commit(board_group(date, DIFFICULTY), expect={"deal": 0}, write={"deal": deal}, ttl=3600)
+        for day in days:
+            assert await store.commit(
+                board_group(day, DIFFICULTY), expect={"deal": 0}, write={"deal": deal}, ttl=3600
+            ), f"a deal for {day} was cached already"
     finally:
         await store.close()
     dee = await connect(server)
     joined = await dee.request({"type": "daily", "name": "Dee", "difficulty": DIFFICULTY}, "joined")
     assert joined["type"] == "joined" and joined["daily"]["ranked"], joined
+    date = joined["daily"]["date"]  # the day the server dealt the attempt for
+    assert date in days, (date, days)
     state = await play(dee, "dee", winning_line(), joined["state"])
     assert state["won"]
     await dee.close()
     status, board = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}&date={date}")
     assert status == 200 and [(e["name"], e["moves"]) for e in board["entries"]] == [("Dee", len(winning_line()))]
-    assert isinstance(board, dict)
+    assert isinstance(board, dict) and board["date"] == date
     return board
 
 
