@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import POINTS_JS, Browsing, Tab, page_server, start_solo, zone
+from tests.web_helpers import POINTS_JS, Browsing, Tab, Wire, page_server, solo_race, start_solo, zone
 from tests.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -244,3 +244,51 @@ def test_a_long_press_on_a_phone_selects_and_a_tap_on_a_target_plays_there(brows
     tab.tap(quick)
     tab.settled(played["version"] + 1)
     assert tab.sent_types("move")[-1]["move"] == next((m for m in homes if ">u" in m), homes[0])
+
+
+def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move(browsing: Browsing) -> None:
+    """A key held down repeats (about 30 times a second): H and S act once per press (a flood
+    of hints would only be refused, each refusal a red toast over the board), and a hint
+    is not asked again while one is awaited; U held undoes one move after another."""
+    tab = browsing.open("solo", "/", still=True)
+    wire = Wire(tab.page)  # before the room's connection opens (the home page makes it)
+    solo_race(tab, DIFFICULTY, DEAL)
+    page = tab.page
+    start = tab.settled()
+
+    # H held down while the server is slow to answer, then pressed twice more: one hint asked.
+    wire.held.add("hint")
+    page.keyboard.down("h")
+    for _ in range(20):
+        page.keyboard.down("h")  # the key's repeats
+    page.keyboard.up("h")
+    page.keyboard.press("h")
+    page.keyboard.press("h")
+
+    # S held down: one shuffle, also once its reply is in and the key still repeats.
+    page.keyboard.down("s")
+    shuffled = tab.settled(start["version"] + 1)
+    for _ in range(5):
+        page.keyboard.down("s")
+    page.keyboard.up("s")
+    assert tab.settled() == shuffled, "a repeat of S shuffled again"
+    assert wire.sent.get("move") == 1
+    assert wire.sent.get("hint") == 1, f"{wire.sent.get('hint')} hints asked for one"
+
+    # The hint's late answer comes (before the next move's reply: the wire keeps their order),
+    # and the next H asks again.
+    wire.release()
+    move = next(m for m in shuffled["legal"] if m != "shuffle")
+    played = tab.play_by_drag(move, shuffled)
+    page.keyboard.press("h")
+    expect(page.get_by_test_id("hint-text")).to_contain_text("Hint:")
+    assert wire.sent.get("hint") == 2
+
+    # U held down: each repeat that comes once the last undo is answered undoes one more.
+    page.keyboard.down("u")
+    tab.settled(played["version"] + 1)
+    page.keyboard.down("u")  # a repeat
+    back = tab.settled(played["version"] + 2)
+    page.keyboard.up("u")
+    assert (back["piles"], back["foundations"]) == (start["piles"], start["foundations"])
+    expect(page.get_by_test_id("shuffle")).to_have_attribute("data-shuffles-left", str(9))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import ROOT, Server
@@ -283,9 +283,63 @@ def page_server(store_url: str = "memory://", *, port: int | None = None, **env:
     return Server(store_url, port=port, **(settings | env))
 
 
+class Wire:
+    """A page's websocket through Playwright, counting what the page sends by type, and
+    holding back the server's messages of the types in ``held`` until ``release()`` (as if
+    the server were slow to answer them). Set it up before the page opens its connection.
+    What the page sent before a reply it has drawn has all been counted: the wire passes
+    the page's messages on one by one, in order."""
+
+    def __init__(self, page: Page) -> None:
+        self.held: set[str] = set()
+        self.waiting: list[str | bytes] = []
+        self.sent: dict[str, int] = {}
+        self.socket: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r"/ws$"), self.route)
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.socket = ws
+
+        def to_page(message: str | bytes) -> None:
+            if self.kind(message) in self.held:
+                self.waiting.append(message)
+            else:
+                ws.send(message)
+
+        def to_server(message: str | bytes) -> None:
+            kind = self.kind(message)
+            self.sent[kind] = self.sent.get(kind, 0) + 1
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    @staticmethod
+    def kind(message: str | bytes) -> str:
+        try:
+            return str(json.loads(message).get("type"))
+        except (ValueError, AttributeError):
+            return ""
+
+    def release(self) -> None:
+        """Hold nothing back any more, and send the page what was held."""
+        self.held.clear()
+        assert self.socket is not None, "the page opened no connection"
+        for message in self.waiting:
+            self.socket.send(message)
+        self.waiting.clear()
+
+
 def start_solo(tabs: Browsing, difficulty: str, deal: int, *, phone: bool = False) -> Tab:
     """A one-player race, created and started through the home page by "Solo"."""
     tab = tabs.open("solo", "/", phone=phone, still=True)
+    solo_race(tab, difficulty, deal, phone=phone)
+    return tab
+
+
+def solo_race(tab: Tab, difficulty: str, deal: int, *, phone: bool = False) -> None:
+    """Create a one-player race from ``tab``'s home page, and start it."""
     page = tab.page
     page.get_by_test_id("create-name").fill("Solo")
     page.get_by_test_id("create-difficulty").select_option(difficulty)
@@ -296,7 +350,6 @@ def start_solo(tabs: Browsing, difficulty: str, deal: int, *, phone: bool = Fals
     start = page.get_by_test_id("start")
     start.tap() if phone else start.click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    return tab
 
 
 def winning_line() -> dict[str, Any]:
@@ -329,4 +382,4 @@ def _wins(line: dict[str, Any]) -> bool:
     return game.is_won
 
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Browsing", "Tab", "expect", "shuffle_text", "winning_line"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Browsing", "Tab", "Wire", "expect", "shuffle_text", "winning_line"]

@@ -67,6 +67,7 @@ export class RoomView {
     this.state = null;
     this.pending = null;
     this.hint = null;
+    this.hintAsked = null; // when this page last asked for a hint still unanswered (performance.now())
     this.joinName = null;
     this.lastResync = 0;
     this.confirming = null;
@@ -257,6 +258,7 @@ export class RoomView {
         const before = this.room;
         this.seat = m.seat;
         this.presence = null; // a new connection: the room's presence follows this reply
+        this.hintAsked = null; // nor a hint asked on the old one
         if (m.token) {
           this.token = m.token;
           store.set(tokenKey(this.code), m.token);
@@ -321,6 +323,7 @@ export class RoomView {
         break;
       }
       case "hint": {
+        this.hintAsked = null;
         if (this.state && m.version === this.state.version) {
           if (m.move) {
             this.hint = parseMove(m.move);
@@ -358,6 +361,7 @@ export class RoomView {
   onError(m) {
     const wasPending = this.pending;
     this.clearPending();
+    this.hintAsked = null; // replies come in order: a hint asked is answered by now
     if (m.state) {
       this.setState(m.state);
       this.render();
@@ -486,8 +490,12 @@ export class RoomView {
     if (this.state?.can_undo) this.send({ type: "undo" });
   }
 
+  /** Ask for a hint, one at a time: not again while one is awaited (for at most as long as
+   * a move's reply is). */
   askHint() {
-    if (this.canAct()) this.link.send({ type: "hint" });
+    if (!this.canAct() || this.isDone()) return;
+    if (this.hintAsked !== null && performance.now() - this.hintAsked < PENDING_TIMEOUT_MS) return;
+    if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
 
   confirm(which, action) {
@@ -528,6 +536,12 @@ export class RoomView {
     const tag = e.target?.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const key = e.key.toLowerCase();
+    // A key held down repeats: U then undoes move after move (each waits for the last one's
+    // reply), but a shuffle, a hint or the keys' list is one press each.
+    if (e.repeat && (key === "s" || key === "h" || key === "?")) {
+      e.preventDefault();
+      return;
+    }
     if (key === "u") this.undo();
     else if (key === "s") this.shuffle();
     else if (key === "h") this.askHint();
