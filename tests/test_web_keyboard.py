@@ -1,10 +1,12 @@
 """Every legal move without a drag: Shift+Enter (or Shift+Space) on a focused pile selects its
 top card instead of playing it home, so a card a foundation takes can still go to the other
 foundation or to a pile by keyboard; a long press does the same on a touch screen or with a
-mouse. Real server, real headless Chromium."""
+mouse. Keys held down, and keys pressed before the start. Real server, real headless
+Chromium."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,6 +27,15 @@ SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
     s = page_server()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def slow_start() -> Iterator[Server]:
+    """A server whose countdown lasts long enough to press keys in it, however slow the
+    machine (its pages are opened by their full address)."""
+    s = page_server(COUNTDOWN_SECONDS="300")
     yield s
     s.stop()
 
@@ -292,3 +303,37 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     page.keyboard.up("u")
     assert (back["piles"], back["foundations"]) == (start["piles"], start["foundations"])
     expect(page.get_by_test_id("shuffle")).to_have_attribute("data-shuffles-left", str(9))
+
+
+# Every line put in the board's announcer, in order: what a screen reader is told of input.
+LISTEN_JS = """() => {
+  window.said = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) window.said.push(n.textContent);
+  }).observe(document.querySelector('[data-testid=board-announce]'), { childList: true });
+}"""
+
+
+def test_keys_pressed_in_the_countdown_say_the_race_has_not_started(browsing: Browsing, slow_start: Server) -> None:
+    tab = browsing.open("host", f"{slow_start.url}/", still=True)
+    page = tab.page
+    page.get_by_test_id("create-name").fill("Early")
+    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
+    page.get_by_test_id("create-deal").fill(str(DEAL))
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "countdown")
+    pile = page.locator(zone("p0"))
+    pile.focus()
+    page.evaluate(LISTEN_JS)
+
+    # A card played or picked up, a hint, a shuffle: each is told why nothing happens, and
+    # no card is shaken as if it could not move.
+    for key in ("h", "s", "Enter", "Shift+Enter"):
+        page.keyboard.press(key)
+    page.wait_for_function("() => window.said.length >= 2")  # (each key is told in turn)
+    assert page.evaluate("window.said") == ["The race has not started yet."] * 4
+    expect(pile).not_to_have_class(re.compile(r"\bnope\b"))
+    expect(page.get_by_test_id("board")).to_have_attribute("data-selected", "")
+    assert [m for m in tab.sent if m.get("type") in ("move", "hint")] == []
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "countdown")

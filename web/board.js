@@ -56,6 +56,7 @@ export class BoardView {
     this.bySource = new Map();
     this.hint = null;
     this.pending = false;
+    this.closed = null; // why no card moves now, when none may (the race has not started)
     this.selected = null;
     this.press = null;
     this.heldAt = -Infinity; // when the last long press selected a card (for its context menu)
@@ -129,12 +130,14 @@ export class BoardView {
     if (this.interactive) this.el.append(this.announcer);
   }
 
-  /** Draw a new board (and the moves allowed on it). Deferred while a card is dragged. */
-  update(board, { legal = [], hint = null, version = null, pending = false } = {}) {
+  /** Draw a new board (and the moves allowed on it). Deferred while a card is dragged.
+   * ``closed``: why no card may move at all now, said instead of refusing each card. */
+  update(board, { legal = [], hint = null, version = null, pending = false, closed = null } = {}) {
     this.board = board;
     this.legal = legal;
     this.hint = hint;
     this.pending = pending;
+    this.closed = closed;
     this.bySource = new Map();
     for (const text of legal) {
       const move = parseMove(text);
@@ -287,6 +290,10 @@ export class BoardView {
   }
 
   refuse(key) {
+    if (this.closed) {
+      this.announce(this.closed); // not this card's fault: no shake
+      return;
+    }
     this.announce(`${zoneName(key)}: no move for this card now.`);
     const el = this.zone(key);
     if (el) {

@@ -28,6 +28,7 @@ import {
 } from "./panels.js";
 
 const PENDING_TIMEOUT_MS = 5000;
+const NOT_YET = "The race has not started yet.";
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
 
 function clientId() {
@@ -542,7 +543,8 @@ export class RoomView {
       e.preventDefault();
       return;
     }
-    if (key === "u") this.undo();
+    if (this.phase === "countdown" && (key === "u" || key === "s" || key === "h")) this.board.announce(NOT_YET);
+    else if (key === "u") this.undo();
     else if (key === "s") this.shuffle();
     else if (key === "h") this.askHint();
     else if (key === "?" && !this.raceEl.hidden) this.keysHelp.open = !this.keysHelp.open;
@@ -704,6 +706,7 @@ export class RoomView {
       hint: this.hint,
       version: s.version,
       pending: !!this.pending,
+      closed: this.phase === "countdown" ? NOT_YET : this.phase === "over" ? "The race is over." : null,
     });
     this.board.el.classList.toggle("waiting", this.phase === "countdown");
     this.movesEl.textContent = String(s.moves);
