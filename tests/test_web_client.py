@@ -819,3 +819,30 @@ def test_a_move_left_unanswered_gives_the_board_back_after_five_seconds(browsing
     after = solo.settled(state["version"] + 1)
     assert after["piles"][source] == state["piles"][source][:-1]
     expect(page.get_by_test_id("undo")).to_be_enabled()
+
+
+def test_the_spectator_view_opens_in_a_new_tab_and_the_seat_stays_in_the_race(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=9)
+    hp = host.page
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    # The lobby's watch link, for sharing, leaves the lobby where it is too.
+    lobby_link = hp.get_by_test_id("lobby").get_by_test_id("watch-link")
+    expect(lobby_link).to_have_attribute("target", "_blank")
+    expect(lobby_link).to_have_accessible_name(f"/watch/{code} (opens in a new tab)")
+    hp.get_by_test_id("start").click()
+    expect(bob.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+
+    link = hp.get_by_test_id("spectator-link")
+    expect(link).to_have_attribute("target", "_blank")
+    expect(link).to_have_attribute("rel", re.compile(r"\bnoopener\b"))
+    expect(link).to_have_accessible_name("Spectator view (opens in a new tab)")
+    with hp.context.expect_page() as opened:
+        link.click()
+    watching = browsing.adopt("ann-watching", opened.value)
+    expect(watching.page).to_have_url(re.compile(rf"/watch/{code}$"))
+    expect(watching.page.get_by_test_id("watch-player")).to_have_count(2)
+    # Ann's race page is still hers, racing, and her rival sees a spectator, not Ann gone.
+    expect(hp).to_have_url(re.compile(rf"/r/{code}$"))
+    expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(bob.page.get_by_test_id("race-side").get_by_test_id("watching")).to_have_text("1 watching")
+    expect(bob.page.locator("[data-testid=progress-s1]").get_by_test_id("away")).to_have_count(0)

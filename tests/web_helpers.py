@@ -212,7 +212,17 @@ class Browsing:
         """A second page in ``tab``'s context (the same storage: the same seats)."""
         return self._watch(name, tab.page.context.new_page(), path)
 
+    def adopt(self, name: str, page: Page) -> Tab:
+        """A page the browser opened by itself (a link to a new tab), as one of this test's
+        tabs from now on: its errors count, and it is photographed when the test fails."""
+        return self._record(name, page)
+
     def _watch(self, name: str, page: Page, path: str) -> Tab:
+        tab = self._record(name, page)
+        page.goto(path)
+        return tab
+
+    def _record(self, name: str, page: Page) -> Tab:
         tab = Tab(name, page)
 
         def on_console(msg: Any) -> None:
@@ -236,7 +246,6 @@ class Browsing:
         page.on("pageerror", lambda exc: tab.errors.append(f"page error: {exc}"))
         page.on("websocket", on_socket)
         self.tabs.append(tab)
-        page.goto(path)
         return tab
 
     def screenshots(self, suffix: str = "") -> list[Path]:

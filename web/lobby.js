@@ -128,6 +128,12 @@ export function lobbyPanel({ room, seat, code, send, disabled = false, presence 
       h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
     ),
     watchingLine(presence),
-    h("p", { class: "muted" }, "Watch link for spectators: ", h("a", { href: `/watch/${code}`, "data-testid": "watch-link" }, `/watch/${code}`)),
+    // (in a new tab: here, the page would leave the seat)
+    h(
+      "p",
+      { class: "muted" },
+      "Watch link for spectators: ",
+      h("a", { href: `/watch/${code}`, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `/watch/${code}`, h("span", { class: "sr-only" }, " (opens in a new tab)")),
+    ),
   );
 }

@@ -758,7 +758,19 @@ export class RoomView {
         ),
       );
     }
-    parts.push(h("p", { class: "muted small" }, h("a", { href: `/watch/${this.code}`, "data-testid": "spectator-link" }, "Spectator view")));
+    // In a new tab: here, this page would leave the seat (its rival would see it go away).
+    parts.push(
+      h(
+        "p",
+        { class: "muted small" },
+        h(
+          "a",
+          { href: `/watch/${this.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" },
+          "Spectator view",
+          h("span", { class: "sr-only" }, " (opens in a new tab)"),
+        ),
+      ),
+    );
     refill(this.side, parts);
     fill(
       this.rivals,
