@@ -846,3 +846,34 @@ def test_the_spectator_view_opens_in_a_new_tab_and_the_seat_stays_in_the_race(br
     expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     expect(bob.page.get_by_test_id("race-side").get_by_test_id("watching")).to_have_text("1 watching")
     expect(bob.page.locator("[data-testid=progress-s1]").get_by_test_id("away")).to_have_count(0)
+
+
+def test_an_old_hint_leaves_the_page_when_the_race_ends(browsing: Browsing) -> None:
+    deal = 9  # easy: the first hint is a card's move (outlined on the board), not a shuffle
+    assert str(Game.deal(deal, "easy").hint()) != "shuffle"
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=deal)
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    bp = bob.page
+    host.page.get_by_test_id("start").click()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    bob.settled()
+    hint, outlined = bp.get_by_test_id("hint-text"), bp.locator("[data-testid=board] :is(.hint, .hint-target)")
+    bp.keyboard.press("h")
+    expect(hint).to_contain_text("Hint:")
+    expect(outlined).to_have_count(2)  # the card and where it goes
+
+    # The host ends the race: the hint goes, its words and its outlines.
+    host.page.get_by_test_id("end-race").click()
+    host.page.get_by_test_id("end-race").click()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    expect(hint).to_have_text("")
+    expect(hint).to_have_attribute("data-move", "")
+    expect(outlined).to_have_count(0)
+    # A rematch deals a new game: nothing of the old hint there either.
+    host.page.get_by_test_id("rematch").click()
+    expect(bp.get_by_test_id("lobby")).to_be_visible()
+    host.page.get_by_test_id("start").click()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    bob.settled()
+    expect(hint).to_have_text("")
+    expect(outlined).to_have_count(0)

@@ -277,7 +277,7 @@ export class RoomView {
         this.room = mergeSnapshot(this.room, m.room);
         if (round !== undefined && round !== m.room.round) {
           // A rematch dealt new games: fetch this seat's fresh state.
-          this.hint = null;
+          this.clearHint();
           this.resync();
           // Whoever started it hosts it: the others are told (the old host most of all).
           const host = m.room.players.find((p) => p.seat === m.room.host);
@@ -325,7 +325,7 @@ export class RoomView {
       }
       case "hint": {
         this.hintAsked = null;
-        if (this.state && m.version === this.state.version) {
+        if (this.state && m.version === this.state.version && this.inRace()) {
           if (m.move) {
             this.hint = parseMove(m.move);
             this.hintText.textContent = `Hint: ${describeMove(this.state.board, m.move)}`;
@@ -426,14 +426,17 @@ export class RoomView {
   }
 
   setState(state) {
-    if (this.state && state.version !== this.state.version) {
-      this.hint = null;
-      this.hintText.textContent = "";
-      this.hintText.dataset.move = "";
-    }
+    if (this.state && state.version !== this.state.version) this.clearHint();
     this.state = state;
     // My own entry in the side panel: no `player` broadcast comes back for my own moves.
     if (this.room && state.seat) applyPlayer(this.room.players, playerFromState(state));
+  }
+
+  /** Take the hint off the page: its text and its outlines on the board (drawn next). */
+  clearHint() {
+    this.hint = null;
+    if (this.hintText.textContent) this.hintText.textContent = "";
+    this.hintText.dataset.move = "";
   }
 
   clearPending() {
@@ -452,6 +455,11 @@ export class RoomView {
 
   canAct() {
     return this.phase === "racing" && this.state && !this.pending && !this.kicked && this.gone === null;
+  }
+
+  /** Whether this player is in a race that runs: racing, and neither finished nor out. */
+  inRace() {
+    return this.phase === "racing" && !!this.state && !this.isDone();
   }
 
   send(msg, previewMove = null) {
@@ -647,6 +655,8 @@ export class RoomView {
       }
       return;
     }
+    // A hint is for a race being played: not once it is over, or this player is out of it.
+    if (!this.inRace()) this.clearHint();
     if (this.phase === "lobby") this.renderLobby();
     else {
       this.renderBoard();
