@@ -877,3 +877,35 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends(browsing: Browsing) -> N
     bob.settled()
     expect(hint).to_have_text("")
     expect(outlined).to_have_count(0)
+
+
+def test_home_says_what_live_rooms_are_doing_and_takes_a_player_back_to_the_seat(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=13)
+    # Ann's browser, on the home page: her room offers her seat back.
+    home = browsing.another(host, "ann-home", "/")
+    mine = home.page.locator(f'[data-testid=live-room][data-room="{code}"]')
+    expect(mine).to_contain_text("easy · 1 player · waiting to start")
+    expect(mine.get_by_test_id("live-room-status")).to_have_text(" easy · 1 player · waiting to start")
+    back = mine.get_by_role("link", name="Back to your race")
+    expect(back).to_have_attribute("href", f"/r/{code}")
+    expect(mine.get_by_role("link", name="Join")).to_have_count(0)
+    expect(mine.get_by_role("link", name="Watch")).to_be_visible()
+    # Anyone else's: the room to join or to watch, no seat to go back to.
+    visitor = browsing.open("visitor", "/")
+    theirs = visitor.page.locator(f'[data-testid=live-room][data-room="{code}"]')
+    expect(theirs.get_by_test_id("live-room-status")).to_have_text(" easy · 1 player · waiting to start")
+    expect(theirs.get_by_role("link", name="Join")).to_be_visible()
+    expect(theirs.get_by_test_id("back-to-seat")).to_have_count(0)
+
+    host.page.get_by_test_id("start").click()
+    expect(host.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    # (The list is read every 5 s, from the server's reading of up to 2 s before.)
+    racing = " easy · 1 player · race in progress"
+    expect(theirs.get_by_test_id("live-room-status")).to_have_text(racing, timeout=20_000)
+    expect(theirs.get_by_role("link", name="Join")).to_have_count(0)
+    expect(mine.get_by_test_id("live-room-status")).to_have_text(racing, timeout=20_000)
+    back.click()
+    expect(home.page).to_have_url(re.compile(rf"/r/{code}$"))
+    expect(home.page.get_by_test_id("room")).to_have_attribute("data-seat", "s1")
+    expect(home.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    home.settled()

@@ -5,6 +5,14 @@ import { Link } from "./net.js";
 
 const REFRESH_MS = 5000;
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
+// What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
+const PHASE_WORDS = { lobby: "waiting to start", countdown: "starting", racing: "race in progress" };
+
+/** A live room's line: "hard · 2 players · race in progress · 1 watching". */
+function roomLine(r) {
+  const doing = r.kind === "daily" ? "daily challenge attempt" : PHASE_WORDS[r.phase] || r.phase;
+  return ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${doing}${r.watching ? ` · ${r.watching} watching` : ""}`;
+}
 
 export function homeView(root, { navigate }) {
   root.dataset.view = "home";
@@ -131,16 +139,20 @@ export function homeView(root, { navigate }) {
     }
     fill(
       roomsList,
-      rooms.map((r) =>
-        h(
+      rooms.map((r) => {
+        const room = `/r/${encodeURIComponent(r.code)}`;
+        // A seat of this browser's (its token is kept, as the room page keeps it): back to it.
+        const mine = r.kind !== "daily" && !!store.get(tokenKey(r.code));
+        return h(
           "li",
           { "data-testid": "live-room", "data-room": r.code },
           h("span", { class: "code" }, r.code),
-          h("span", { class: "muted" }, ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${r.phase}${r.watching ? ` · ${r.watching} watching` : ""}`),
+          h("span", { class: "muted", "data-testid": "live-room-status" }, roomLine(r)),
+          mine ? h("a", { href: room, class: "button small primary", "data-testid": "back-to-seat" }, "Back to your race") : null,
           h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),
-          r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: `/r/${encodeURIComponent(r.code)}`, class: "button small" }, "Join") : null,
-        ),
-      ),
+          !mine && r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: room, class: "button small", "data-testid": "join-link" }, "Join") : null,
+        );
+      }),
     );
     if (focused) roomsList.querySelector(`a[href="${CSS.escape(focused)}"]`)?.focus();
   }
