@@ -270,8 +270,8 @@ def test_every_page_has_one_h1_and_an_outline_that_skips_no_level(
     assert (2, "Ranking") in outline(wp, f"Watching {code}")
 
     joiner = browsing.open("joiner", f"/r/{code}")
-    expect(joiner.page.get_by_test_id("join-name")).to_be_visible()
-    outline(joiner.page, room_h1)
+    expect(joiner.page.get_by_test_id("join-closed")).to_be_visible()  # over: no seat to take, a race to see
+    assert (2, "This race is over") in outline(joiner.page, room_h1)
     gone = browsing.open("gone", "/watch/NOSUCH3")
     expect(gone.page.get_by_test_id("room-gone")).to_be_visible()
     outline(gone.page, "Watching NOSUCH3")

@@ -404,17 +404,30 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     late.page.get_by_test_id("join-name").fill("Lat")  # typing while the page looks the room up
     assert len(held) == 1, "the page looks the room up"
     held[0].continue_()
-    # The page says the race has started before anything is sent, and the name being
-    # typed, and the focus, stay where they were.
-    expect(late.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it.")
-    expect(late.page.get_by_test_id("join-name")).to_have_value("Lat")
-    expect(late.page.get_by_test_id("join-name")).to_be_focused()
+    # The page says the race has started before anything is sent, and offers no seat: the
+    # form goes, and the focus goes on to the way to watch.
+    closed = late.page.get_by_test_id("join-closed")
+    expect(closed.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it.")
+    expect(closed.get_by_role("heading")).to_have_text("This race has started")
+    expect(late.page.get_by_test_id("join-room")).to_have_count(0)
+    expect(late.page.get_by_test_id("join-name")).to_have_count(0)
+    expect(late.page.get_by_test_id("watch-instead")).to_be_focused()
     assert late.sent_types("join") == []
-    late.page.get_by_test_id("join-name").fill("Late")
-    late.page.get_by_test_id("join-room").click()
-    expect(late.page.get_by_test_id("join-error")).to_have_attribute("data-code", "already_started")
-    # The server's own words now (an API's, in lower case), shown as a sentence.
-    expect(late.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
+
+    # A look-up answered before the start (as if it had just crossed it) offers the form; the
+    # server refuses the seat, and the page then says so in the server's own words (an API's,
+    # in lower case, shown as a sentence) and offers to watch.
+    crossed = browsing.open("crossed", "/")
+    stale = {"code": code, "kind": "race", "phase": "lobby", "players": 2, "max_players": 8}
+    crossed.page.route("**/api/rooms/*", lambda route: route.fulfill(json=stale))
+    crossed.page.goto(f"/r/{code}")
+    crossed.page.get_by_test_id("join-name").fill("Late")
+    crossed.page.get_by_test_id("join-room").click()
+    expect(crossed.page.get_by_test_id("join-closed")).to_have_attribute("data-code", "already_started")
+    expect(crossed.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
+    expect(crossed.page.get_by_test_id("join-room")).to_have_count(0)
+    expect(crossed.page.get_by_test_id("watch-instead")).to_be_visible()
+
     late.page.get_by_test_id("watch-instead").click()
     expect(late.page.get_by_test_id("watch-player")).to_have_count(2)
     racing_left = re.compile(r"^Racing · \d+:\d\d\.\d · 9:\d\d\.\d left$")
@@ -427,6 +440,18 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
         tab.page.get_by_test_id("resign").click()
     expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
     expect(gp.get_by_test_id("time-left")).to_have_text(re.compile(r"^9:\d\d\.\d$"))
+
+    # The room's link, now: a player of it comes back to the seat and the ranking; anyone
+    # else is told the race is over and offered its results, not a seat.
+    gp.reload()
+    expect(gp.get_by_test_id("room")).to_have_attribute("data-seat", "s2")
+    expect(gp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    expect(gp.locator("[data-testid=ranking] [data-testid=ranking-row]")).to_have_count(2)
+    after = browsing.open("after", f"/r/{code}")
+    expect(after.page.get_by_test_id("join-closed").get_by_role("heading")).to_have_text("This race is over")
+    expect(after.page.get_by_test_id("join-room")).to_have_count(0)
+    after.page.get_by_role("link", name="See the results").click()
+    expect(after.page.get_by_test_id("watch")).to_have_attribute("data-phase", "over")
 
 
 STUCK_DEAL = 45  # on hard, these six moves leave no legal move and no shuffle

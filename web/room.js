@@ -75,7 +75,7 @@ export class RoomView {
     this.kicked = false;
     this.gone = null; // why the room is no longer there: the page then stops for good
     this.countedDown = null; // the start_at of the countdown this page showed
-    this.joinNote = null; // why this room may not take a seat, known before joining
+    this.joinNote = null; // why this room may not take a seat, known before joining ({code, message, closed})
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
     root.dataset.view = "room";
@@ -125,15 +125,21 @@ export class RoomView {
     }
     if (!res.ok) return;
     if (info.kind === "daily") {
-      this.joinNote = { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it." };
+      this.joinNote = { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
     } else if (info.phase === "over") {
-      this.joinNote = { code: "already_started", message: "This race is over; you can watch its results." };
+      this.joinNote = { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
     } else if (info.phase !== "lobby") {
-      this.joinNote = { code: "already_started", message: "This race has already started; you can watch it." };
+      this.joinNote = { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
     } else if (info.players >= info.max_players) {
       this.joinNote = { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
     }
-    if (this.joinNote) showJoinNote(this.joinEl, this.joinNote); // into the form: a name being typed stays
+    if (!this.joinNote) return;
+    if (this.joinNote.closed) {
+      // Nobody can join it any more: no form, the way to watch it instead.
+      this.render();
+    } else {
+      showJoinNote(this.joinEl, this.joinNote); // into the form: a name being typed stays
+    }
   }
 
   destroy() {
@@ -408,6 +414,7 @@ export class RoomView {
     this.link.close();
     this.render();
     toast(message, "error");
+    this.lookUp(); // a race that has started takes no new seat: the form gives way to watching
   }
 
   /** The room no longer exists (it expired, or its server lost it): no seat, no board and
@@ -682,6 +689,13 @@ export class RoomView {
       if (this.link.ready) this.onOpen();
       else this.link.connect();
     };
+    if (error?.code === "already_started") this.joinNote = { ...error, closed: true };
+    if (this.joinNote?.closed) {
+      const had = this.joinEl.contains(document.activeElement); // the name field, say
+      fill(this.joinEl, closedPanel(this.code, this.joinNote));
+      if (had) this.joinEl.querySelector("a")?.focus();
+      return;
+    }
     fill(this.joinEl, joinForm({ code: this.code, error: error || this.joinNote, join }));
   }
 
@@ -876,6 +890,24 @@ function keysHelp() {
       row(["H"], "hint"),
       row(["U"], "undo"),
       row(["?"], "show or hide these keys"),
+    ),
+  );
+}
+
+/** Instead of the join form, for a race that takes no new player (it has started, it is
+ * over, it is a daily attempt): why, and the way to watch it. */
+function closedPanel(code, note) {
+  const title = note.code === "daily" ? "A daily challenge attempt" : note.over ? "This race is over" : "This race has started";
+  return h(
+    "div",
+    { class: "card-panel narrow", "data-testid": "join-closed", "data-code": note.code },
+    h("h2", {}, title),
+    h("p", { "data-testid": "join-error" }, sentence(note.message)),
+    h(
+      "p",
+      { class: "actions" },
+      h("a", { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead" }, note.over ? "See the results" : "Watch the race"),
+      h("a", { href: "/", class: "button" }, "Back home"),
     ),
   );
 }
