@@ -302,3 +302,66 @@ def test_places_read_as_ordinals(browsing: Browsing) -> None:
     places = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th"}
     places |= {14: "14th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"}
     assert page.evaluate(ORDINAL_JS, list(places)) == list(places.values())
+
+
+# Whether a ranking row's "you" tag is on the line of its name's last line (the name is its
+# cell's first text).
+TAG_ON_NAME_LINE_JS = """(row) => {
+  const cell = row.querySelector(".name");
+  const range = document.createRange();
+  range.selectNodeContents([...cell.childNodes].find((n) => n.nodeType === Node.TEXT_NODE));
+  const line = [...range.getClientRects()].at(-1);
+  const tag = cell.querySelector(".tag").getBoundingClientRect();
+  const middle = (tag.top + tag.bottom) / 2;
+  return middle > line.top && middle < line.bottom;
+}"""
+
+
+def test_the_race_over_banner_takes_a_phone_player_to_the_ranking_and_you_stays_by_the_name(browsing: Browsing) -> None:
+    # Bob hosts on a laptop (the ranking beside the board); Ann plays on a phone, where the
+    # ranking and the Rematch button are far below, under the board.
+    bob = browsing.open("bob-laptop", "/")
+    bp = bob.page
+    bp.get_by_test_id("create-name").fill("Bob")
+    bp.get_by_test_id("create-deal").fill("7")
+    bp.get_by_test_id("create-submit").click()
+    expect(bp.get_by_test_id("lobby")).to_be_visible()
+    code = bp.get_by_test_id("room").get_attribute("data-code")
+    ann = phone(browsing, "ann-390", f"/r/{code}", 390)
+    ap = ann.page
+    ap.get_by_test_id("join-name").fill("Ann")
+    ap.get_by_test_id("join-room").tap()
+    expect(bp.get_by_test_id("lobby-player")).to_have_count(2)
+    bp.get_by_test_id("start").click()
+    expect(ap.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    ann.settled()
+    ap.get_by_test_id("resign").tap()
+    ap.get_by_test_id("resign").tap()
+    expect(ap.get_by_test_id("resigned-banner")).to_be_visible()
+    ap.evaluate("window.scrollTo(0, 0)")  # back at the board, as one is while racing
+    bp.get_by_test_id("end-race").click()
+    bp.get_by_test_id("end-race").click()
+
+    # On the phone: the banner says the race is over, with the way to the ranking.
+    title, rematch = ap.get_by_test_id("ranking-title"), ap.get_by_test_id("rematch")
+    expect(ap.get_by_test_id("over-banner")).to_be_in_viewport()
+    expect(title).not_to_be_in_viewport()
+    go = ap.get_by_test_id("over-banner").get_by_role("button", name="See the ranking")
+    expect(go).to_be_in_viewport()
+    go.tap()
+    expect(title).to_be_focused()  # a screen reader goes on from there, the keyboard too
+    expect(title).to_be_in_viewport()
+    expect(ap.get_by_test_id("ranking")).to_be_in_viewport(ratio=1)
+    expect(rematch).to_be_in_viewport(ratio=1)
+    assert_fits_width(ann, "the ranking")
+    browsing.snap("ranking")
+
+    # On the laptop the ranking is beside the board: no such button.
+    expect(bp.get_by_test_id("over-banner")).to_be_visible()
+    expect(bp.get_by_test_id("to-ranking")).to_be_hidden()
+
+    # Each one's "you" tag is on their name's line (a short name leaves room for it).
+    for tab, seat in ((ann, "s2"), (bob, "s1")):
+        row = tab.page.locator(f"[data-testid=ranking] [data-testid=ranking-row][data-seat={seat}]")
+        expect(row.locator(".tag")).to_have_text("you")
+        assert row.evaluate(TAG_ON_NAME_LINE_JS), f"{tab.name}: the tag is not on the name's line"

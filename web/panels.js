@@ -202,7 +202,7 @@ export function rankingTable(ranking, { me = null } = {}) {
             { "data-testid": "result" },
             finished(r)
               ? formatMs(r.finished_ms)
-              : `${r.cards}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`,
+              : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""],
           ),
           h("td", {}, String(r.moves)),
         ),

@@ -762,7 +762,8 @@ export class RoomView {
     const host = room.host === this.seat;
     const parts = [h("h2", {}, "Race"), progressList(room.players, { me: this.seat, host: room.host, presence: this.presence }), watchingLine(this.presence)];
     if (this.phase === "over") {
-      parts.push(h("h2", {}, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
+      // (focusable, for the over banner's way to it on a phone)
+      parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: this.seat }));
       // Anyone may start it (the host may have gone), and hosts it.
       parts.push(
         h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.sendNow({ type: "rematch" }) }, "Rematch (new deal)"),
@@ -803,6 +804,16 @@ export class RoomView {
         .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "", isAway(this.presence, p.seat) ? " · away" : "")),
     );
     this.side.dataset.phase = this.phase;
+  }
+
+  /** Take the player to the ranking (below the board on a phone): scrolled into view, and
+   * the keyboard's focus on its heading. */
+  showRanking() {
+    const title = this.side.querySelector("[data-testid=ranking-title]");
+    if (!title) return;
+    title.focus({ preventScroll: true });
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    title.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
   }
 
   renderBanner() {
@@ -851,6 +862,8 @@ export class RoomView {
             { class: "banner over", "data-testid": "over-banner" },
             h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
             place ? ` You placed ${ordinal(place)} of ${room.ranking.length}.` : "",
+            // Where the ranking is under the board (a phone), the way to it and its Rematch.
+            h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking"),
           )
         : null;
       this.overBanner = swapBanner(this.banner, this.overBanner, banner, false);
