@@ -934,3 +934,33 @@ def test_home_says_what_live_rooms_are_doing_and_takes_a_player_back_to_the_seat
     expect(home.page.get_by_test_id("room")).to_have_attribute("data-seat", "s1")
     expect(home.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     home.settled()
+
+
+def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: Browsing) -> None:
+    """Three race; the host and Bob close their pages without resigning. Cy resigns: once
+    neither of them has been back for 15 s (a reload is not gone), Cy may end the race."""
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=14)
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    cy = join_room(browsing, code, "Cy", tab_name="cy")
+    cp = cy.page
+    host.page.get_by_test_id("start").click()
+    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    cy.settled()
+    host.page.close()
+    bob.page.close()
+    for seat in ("s1", "s2"):
+        expect(cp.locator(f"[data-testid=progress-{seat}]").get_by_test_id("away")).to_be_visible()
+    cp.get_by_test_id("resign").click()
+    cp.get_by_test_id("resign").click()
+    expect(cp.get_by_test_id("resigned-banner")).to_be_visible()
+    end = cp.get_by_test_id("end-race")
+    expect(end).to_have_count(0)  # they have only just gone, and may be reloading
+    # 15 s after they went, neither counts: the button comes by itself.
+    expect(end).to_be_visible(timeout=25_000)
+    end.click()
+    expect(end).to_have_text("Really end it for everyone?")
+    end.click()
+    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    rows = cp.locator("[data-testid=ranking] [data-testid=ranking-row]")
+    expect(rows).to_have_count(3)
+    expect(cp.get_by_test_id("rematch")).to_be_visible()

@@ -11,6 +11,7 @@ import { joinForm, lobbyPanel, showJoinNote } from "./lobby.js";
 import { Link } from "./net.js";
 import {
   applyPlayer,
+  awayIn,
   count,
   endedByTime,
   finished,
@@ -147,6 +148,7 @@ export class RoomView {
     clearInterval(this.ticker);
     clearTimeout(this.pendingTimer);
     clearTimeout(this.hostTimer);
+    clearTimeout(this.endTimer);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
     this.link.close();
@@ -769,10 +771,7 @@ export class RoomView {
         h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.sendNow({ type: "rematch" }) }, "Rematch (new deal)"),
       );
     }
-    const out = (p) => finished(p) || p.resigned || p.won;
-    const racing = room.players.filter((p) => !out(p));
-    const mayEnd = host ? room.players.length > 1 : racing.length === 1 && room.players.some((p) => p.seat === this.seat && out(p));
-    if (mayEnd && (this.phase === "racing" || this.phase === "countdown")) {
+    if (this.mayEnd() && (this.phase === "racing" || this.phase === "countdown")) {
       // For a player who went away without resigning: everyone still racing is ranked by cards.
       const sure = this.confirming === "end";
       parts.push(
@@ -804,6 +803,27 @@ export class RoomView {
         .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "", isAway(this.presence, p.seat) ? " · away" : "")),
     );
     this.side.dataset.phase = this.phase;
+  }
+
+  /** Whether this player may end the race for everyone (the server's rule): the host, with
+   * someone else in it; or a player who is out of it when at most one of those still racing
+   * counts, one who has been away for HOST_AWAY_MS not counting. While someone who went
+   * away still counts, the panel is drawn again when they stop counting. */
+  mayEnd() {
+    const room = this.room;
+    clearTimeout(this.endTimer);
+    if (room.host === this.seat) return room.players.length > 1;
+    const out = (p) => finished(p) || p.resigned || p.won;
+    if (!room.players.some((p) => p.seat === this.seat && out(p))) return false;
+    const now = this.link.serverNow();
+    const waits = room.players.filter((p) => !out(p)).map((p) => awayIn(this.presence, p.seat, this.seat, now));
+    const counted = waits.filter((w) => w !== 0); // here (null), or gone only just (ms to wait)
+    if (counted.length <= 1) return true;
+    const soonest = Math.min(...counted.filter((w) => w !== null));
+    if (Number.isFinite(soonest) && (this.phase === "racing" || this.phase === "countdown")) {
+      this.endTimer = setTimeout(() => this.renderSide(), soonest + 50);
+    }
+    return false;
   }
 
   /** Take the player to the ranking (below the board on a phone): scrolled into view, and
