@@ -367,13 +367,16 @@ def test_the_race_over_banner_takes_a_phone_player_to_the_ranking_and_you_stays_
         assert row.evaluate(TAG_ON_NAME_LINE_JS), f"{tab.name}: the tag is not on the name's line"
 
 
-# A phone on its side, and a laptop's window at 200% zoom (1280x800 then lays out as 640x400).
+# A phone on its side, the smallest in use on its side, a big phone on its side (as wide as a
+# laptop's window, and as short), and a laptop's window at 200% zoom (1280x800 lays out as 640x400).
 SIDEWAYS: dict[str, tuple[ViewportSize, bool]] = {
     "a phone on its side": ({"width": 844, "height": 390}, True),
-    "a small phone on its side": ({"width": 667, "height": 375}, True),
+    "a small phone on its side": ({"width": 568, "height": 320}, True),
+    "a big phone on its side": ({"width": 998, "height": 448}, True),
     "a laptop at 200%": ({"width": 640, "height": 400}, False),
 }
-# Where the tools and the board are: every tool on the screen and left of the board's cards.
+# Where the tools and the board are: every tool on the screen and left of the board's cards;
+# and the bar at the top (with its longest status) against the room's line under it.
 BESIDE_JS = """() => {
   const cards = [...document.querySelectorAll("[data-testid=board] .card")].map((c) => c.getBoundingClientRect());
   const left = Math.min(...cards.map((r) => r.left));
@@ -381,41 +384,54 @@ BESIDE_JS = """() => {
     const r = b.getBoundingClientRect();
     return { label: b.textContent, right: r.right, bottom: r.bottom };
   });
-  return { left, tools, height: innerHeight };
+  const status = document.querySelector("[data-testid=connection]");
+  const was = status.textContent;
+  status.textContent = "reconnecting…";
+  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const head = document.querySelector("[data-testid=room-head]").getBoundingClientRect().top;
+  status.textContent = was;
+  return { left, tools, height: innerHeight, bar, head };
 }"""
 
 
 def assert_beside(tab: Tab, where: str, banners: int) -> None:
     """The whole board on the screen, unscrolled, with ``banners`` banners, and every tool
-    on the screen too, to the left of the cards."""
+    on the screen too, to the left of the cards; the bar clear of the room's line."""
     assert_fits_width(tab, where)
     assert_board_and_banners_fit(tab, banners)
     found: dict[str, Any] = tab.page.evaluate(BESIDE_JS)
     for tool in found["tools"]:
         assert tool["bottom"] <= found["height"], f"{where}: {tool['label']} is below the window"
         assert tool["right"] <= found["left"], f"{where}: {tool['label']} is not left of the board"
+    assert found["bar"] <= found["head"], f"{where}: the bar reaches {found['bar']} px, over the room's line"
 
 
 @pytest.mark.parametrize("sideways", list(SIDEWAYS))
 def test_sideways_the_board_takes_the_whole_height_beside_the_tools(browsing: Browsing, sideways: str) -> None:
     """Wider than tall and short: the board, about 12 card widths tall with its fans, would
     run far below the window under the room's line and the tools. It takes the whole height
-    on the right instead, with the tools, the clock and the banners in a column on its left."""
+    on the right instead, with the tools, the clock and the banners in a column on its left,
+    and the race-over banner leads to the ranking, which is below."""
     size, touch = SIDEWAYS[sideways]
     solo = start_solo(browsing, "hard", STUCK_DEAL, phone=touch)
     page = solo.page
     page.set_viewport_size(size)
     state = solo.settled()
+    small = size["height"] < 375  # the smallest phones: the board fits, the banners need a scroll
     assert_beside(solo, sideways, 0)
     for move in STUCK_LINE:
         state = solo.play_by_drag(move, state)
     expect(page.get_by_test_id("stuck-banner")).to_be_visible()
-    assert_beside(solo, f"{sideways}, stuck", 1)
+    if not small:
+        assert_beside(solo, f"{sideways}, stuck", 1)
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("over-banner")).to_be_visible()
-    assert_beside(solo, f"{sideways}, over", 2)
+    if not small:
+        assert_beside(solo, f"{sideways}, over", 2)
     browsing.snap("over")
+    page.get_by_test_id("to-ranking").click()
+    expect(page.get_by_test_id("ranking")).to_be_in_viewport()
     # Upright again, the board goes back under the tools.
     page.set_viewport_size({"width": size["height"], "height": size["width"]})
     found: dict[str, Any] = page.evaluate(BESIDE_JS)
