@@ -129,7 +129,8 @@ class Remove(_Msg, tag="remove", frozen=True):
 
 
 class End(_Msg, tag="end", frozen=True):
-    """The host ends the race now: everyone still playing is ranked by their cards home."""
+    """End the race now (the host; or a player who is out, once at most one of those still
+    racing is here): everyone still playing is ranked by their cards home."""
 
 
 class Ping(_Msg, tag="ping", frozen=True):

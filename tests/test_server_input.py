@@ -232,11 +232,13 @@ async def test_emoji_and_joined_scripts_are_good_names(server: Server, room: dic
 
 async def test_names_are_trimmed_and_must_be_unique_in_a_room(server: Server, room: dict[str, Any]) -> None:
     client = await Client.connect(server.ws_url)
-    assert (await error_for(client, {"type": "join", "room": room["code"], "name": " bob "}))["code"] == "name_taken"
-    for lookalike in ("\uff22ob", "\U0001d401ob"):  # a full-width B, a mathematical bold B
-        assert (await error_for(client, {"type": "join", "room": room["code"], "name": lookalike}))[
-            "code"
-        ] == "name_taken"
+    error = await error_for(client, {"type": "join", "room": room["code"], "name": " Bob "})
+    assert error["code"] == "name_taken" and error["message"] == "someone in this room is already called 'Bob'"
+    for lookalike in ("bob", "\uff22ob", "\U0001d401ob"):  # lower case, a full-width B, a mathematical bold B
+        error = await error_for(client, {"type": "join", "room": room["code"], "name": lookalike})
+        # the name taken, as its player wrote it, and the newcomer's that reads the same
+        assert error["code"] == "name_taken", error
+        assert error["message"] == f"someone in this room is already called 'Bob' ({lookalike!r} reads the same)"
     joined = await client.request({"type": "join", "room": room["code"].lower(), "name": "  Cy   Young "}, "joined")
     assert joined["room"]["players"][-1]["name"] == "Cy Young"
     await client.close()

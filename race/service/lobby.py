@@ -89,8 +89,10 @@ class LobbyActions(ServiceBase):
             if len(meta.seats) >= MAX_PLAYERS:
                 raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
             seats = seats_of(docs, meta)
-            if any(p.name_key(s.name) == p.name_key(name) for s, _ in seats):
-                raise ProtocolError("name_taken", f"someone in this room is already called {name!r}")
+            taken = next((s.name for s, _ in seats if p.name_key(s.name) == p.name_key(name)), None)
+            if taken is not None:
+                same = "" if taken == name else f" ({name!r} reads the same)"
+                raise ProtocolError("name_taken", f"someone in this room is already called {taken!r}{same}")
             # A fresh seat id, never one given up (a retried remove must not find a newcomer there).
             meta.last_seat = _last_seat(meta) + 1
             sid = f"s{meta.last_seat}"
