@@ -4,10 +4,19 @@
 import { h, NAME_KEY, nameInput, sentence, store } from "./dom.js";
 import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
+const NOTE_ID = "join-note";
+
 /** The join form; ``join(name)`` takes a seat under that nickname (kept for next time).
- * ``error`` ({code, message}) is said above the button (see :func:`showJoinNote`). */
+ * ``error`` ({code, message}) is said above the button (see :func:`showJoinNote`), and is the
+ * name field's description. */
 export function joinForm({ code, error, join }) {
-  const name = nameInput({ id: "room-name", placeholder: "Your nickname", value: store.get(NAME_KEY) || "", "data-testid": "join-name" });
+  const name = nameInput({
+    id: "room-name",
+    placeholder: "Your nickname",
+    value: store.get(NAME_KEY) || "",
+    "data-testid": "join-name",
+    "aria-describedby": error ? NOTE_ID : null,
+  });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
   return h(
     "form",
@@ -26,7 +35,7 @@ export function joinForm({ code, error, join }) {
     h("h2", {}, "Join the race"),
     h("label", { for: "room-name" }, "Nickname"),
     name,
-    h("p", { class: "error", "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
+    h("p", { class: "error", id: NOTE_ID, "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
     submit,
     h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
   );
@@ -40,6 +49,7 @@ export function showJoinNote(form, note) {
   slot.textContent = sentence(note.message);
   slot.dataset.code = note.code;
   slot.hidden = false;
+  form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
 }
 
 // The copy button's answer outlives a redraw of the lobby (someone arriving, a spectator).

@@ -30,6 +30,8 @@ import {
 
 const PENDING_TIMEOUT_MS = 5000;
 const NOT_YET = "The race has not started yet.";
+const LOOK_AGAIN_MS = 3000; // how often a page with no seat in a closed room looks it up again
+const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
 
 function clientId() {
@@ -77,6 +79,9 @@ export class RoomView {
     this.gone = null; // why the room is no longer there: the page then stops for good
     this.countedDown = null; // the start_at of the countdown this page showed
     this.joinNote = null; // why this room may not take a seat, known before joining ({code, message, closed})
+    this.joinShown = null; // what the join panel shows ("form", "closed CODE", ...): redrawn only when that changes
+    this.lookTimer = null; // the next look-up of a room that takes no seat now
+    this.lookWhenShown = false; // a look-up skipped while the page was hidden
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
     root.dataset.view = "room";
@@ -96,6 +101,12 @@ export class RoomView {
       if (this.keysHelp.open && !this.keysHelp.contains(e.target)) this.keysHelp.open = false;
     };
     document.addEventListener("pointerdown", this.outsideHandler);
+    this.shownHandler = () => {
+      if (document.hidden || !this.lookWhenShown) return;
+      this.lookWhenShown = false;
+      this.followRoom();
+    };
+    document.addEventListener("visibilitychange", this.shownHandler);
     this.ticker = setInterval(() => this.tick(), 100);
     if (handoff?.joined) {
       this.onMessage(handoff.joined);
@@ -109,38 +120,48 @@ export class RoomView {
 
   /** Before offering a seat, look the room up: a room that is not there ends the page at
    * once, and one that cannot take a seat says why above the form (the server still has
-   * the last word when the form is sent). */
-  async lookUp() {
-    let res;
+   * the last word when the form is sent). What it said before is old news. */
+  lookUp() {
+    this.joinNote = null;
+    return this.followRoom();
+  }
+
+  /** Look the room up (`GET /api/rooms/CODE`) and show what it says. While it takes no seat
+   * (its race runs, or is over) it is looked up again every few seconds, not while the page
+   * is hidden: the panel follows it, and when a rematch brings it back to its lobby the
+   * join form comes back, saying that a new round waits. */
+  async followRoom() {
+    clearTimeout(this.lookTimer);
+    let res = null;
+    let info = {};
     try {
-      res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+      res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`, { signal: AbortSignal.timeout(LOOK_UP_MS) });
+      info = await res.json().catch(() => ({}));
     } catch {
-      return; // offline: the join itself will say
+      res = null; // offline, or no answer in time
     }
-    const info = await res.json().catch(() => ({}));
     if (this.destroyed || this.seat || this.gone !== null || this.joinName) return; // the page moved on meanwhile
-    if (res.status === 404) {
+    if (res?.status === 404) {
       this.link.close();
       this.showGone(info.error || "There is no such room.");
       return;
     }
-    if (!res.ok) return;
-    if (info.kind === "daily") {
-      this.joinNote = { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
-    } else if (info.phase === "over") {
-      this.joinNote = { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
-    } else if (info.phase !== "lobby") {
-      this.joinNote = { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
-    } else if (info.players >= info.max_players) {
-      this.joinNote = { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
-    }
-    if (!this.joinNote) return;
-    if (this.joinNote.closed) {
-      // Nobody can join it any more: no form, the way to watch it instead.
-      this.render();
-    } else {
-      showJoinNote(this.joinEl, this.joinNote); // into the form: a name being typed stays
-    }
+    const was = this.joinNote;
+    const note = res?.ok ? joinNoteFor(info, !!was?.closed) : was; // no answer: as it was
+    this.joinNote = note;
+    this.lookLater();
+    if (note?.closed || was?.closed) this.render(); // the panel changes (drawn again only if it does)
+    else if (note) showJoinNote(this.joinEl, note); // into the form: a name being typed stays
+  }
+
+  /** While the room takes no seat (a daily attempt never will), look it up again in a while. */
+  lookLater() {
+    clearTimeout(this.lookTimer);
+    if (!this.joinNote?.closed || this.joinNote.code === "daily") return;
+    this.lookTimer = setTimeout(() => {
+      if (document.hidden) this.lookWhenShown = true;
+      else this.followRoom();
+    }, LOOK_AGAIN_MS);
   }
 
   destroy() {
@@ -149,8 +170,10 @@ export class RoomView {
     clearTimeout(this.pendingTimer);
     clearTimeout(this.hostTimer);
     clearTimeout(this.endTimer);
+    clearTimeout(this.lookTimer);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
+    document.removeEventListener("visibilitychange", this.shownHandler);
     this.link.close();
   }
 
@@ -391,6 +414,14 @@ export class RoomView {
         if (this.phase === "lobby") return; // two pressed Rematch at once: the other one's started it
         break;
       case "already_started":
+        if (!this.seat) {
+          this.joinName = null;
+          this.joinNote = { code: m.code, message: m.message, closed: true };
+          this.render();
+          this.lookLater();
+          return;
+        }
+        break;
       case "room_full":
       case "name_taken":
       case "bad_name":
@@ -413,6 +444,7 @@ export class RoomView {
     this.token = null;
     this.seat = null;
     this.state = null;
+    this.joinNote = null; // (a full room, say, when this page joined: old news)
     this.link.close();
     this.render();
     toast(message, "error");
@@ -431,6 +463,7 @@ export class RoomView {
     clearInterval(this.ticker);
     clearTimeout(this.hostTimer);
     clearTimeout(this.confirmTimer);
+    clearTimeout(this.lookTimer);
     this.render();
   }
 
@@ -646,6 +679,7 @@ export class RoomView {
       this.raceEl.hidden = true;
       this.joinEl.hidden = false;
       fill(this.joinEl, gonePanel(this.gone));
+      this.joinShown = "gone";
       return;
     }
     const room = this.room;
@@ -659,11 +693,13 @@ export class RoomView {
     if (!this.seat) {
       if (this.token) {
         fill(this.joinEl, h("p", { class: "muted" }, "Reconnecting to your seat…"));
+        this.joinShown = "reconnecting";
       } else {
         this.renderJoin(joinError);
       }
       return;
     }
+    this.joinShown = null; // (the form is drawn afresh if this page is ever without its seat again)
     // A hint is for a race being played: not once it is over, or this player is out of it.
     if (!this.inRace()) this.clearHint();
     if (this.phase === "lobby") this.renderLobby();
@@ -685,20 +721,30 @@ export class RoomView {
     );
   }
 
+  /** The join form, or (``joinNote.closed``) the panel of a room that takes no seat now;
+   * ``error``: the server's answer to a join, said in the form. Drawn again only when what
+   * it shows changes (a name being typed stays). When it changes under the keyboard's
+   * focus, the focus goes on into it: to the closed panel's heading, or the name field. */
   renderJoin(error) {
     const join = (name) => {
       this.joinName = name;
       if (this.link.ready) this.onOpen();
       else this.link.connect();
     };
-    if (error?.code === "already_started") this.joinNote = { ...error, closed: true };
-    if (this.joinNote?.closed) {
-      const had = this.joinEl.contains(document.activeElement); // the name field, say
-      fill(this.joinEl, closedPanel(this.code, this.joinNote));
-      if (had) this.joinEl.querySelector("a")?.focus();
+    const note = this.joinNote;
+    const shown = note?.closed ? `closed ${note.code}${note.over ? " over" : ""}` : "form";
+    if (!error && shown === this.joinShown) return;
+    const had = this.joinEl.contains(document.activeElement);
+    const reopened = this.joinShown?.startsWith("closed") && !note?.closed;
+    this.joinShown = shown;
+    if (note?.closed) {
+      fill(this.joinEl, closedPanel(this.code, note));
+      if (had) this.joinEl.querySelector("h2").focus();
       return;
     }
-    fill(this.joinEl, joinForm({ code: this.code, error: error || this.joinNote, join }));
+    fill(this.joinEl, joinForm({ code: this.code, error: error || note, join }));
+    if (had) this.joinEl.querySelector("input").focus(); // (the note is the field's description)
+    else if (reopened && note) announce(this.news, note.message);
   }
 
   renderLobby() {
@@ -927,6 +973,19 @@ function keysHelp() {
   );
 }
 
+/** Why a room takes no seat now, or what to know before taking one, from its look-up
+ * (``info``, the answer of `GET /api/rooms/CODE`); null when nothing. ``wasClosed``: it took
+ * none when last looked up (a lobby is then a rematch's new round). */
+function joinNoteFor(info, wasClosed) {
+  if (info.kind === "daily") {
+    return { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
+  }
+  if (info.phase === "over") return { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
+  if (info.phase !== "lobby") return { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
+  if (info.players >= info.max_players) return { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
+  return wasClosed ? { code: "new_round", message: "A new round is waiting: you can join it." } : null;
+}
+
 /** Instead of the join form, for a race that takes no new player (it has started, it is
  * over, it is a daily attempt): why, and the way to watch it. */
 function closedPanel(code, note) {
@@ -934,7 +993,7 @@ function closedPanel(code, note) {
   return h(
     "div",
     { class: "card-panel narrow", "data-testid": "join-closed", "data-code": note.code },
-    h("h2", {}, title),
+    h("h2", { tabindex: "-1" }, title), // (the focus goes here when this panel takes the form's place)
     h("p", { "data-testid": "join-error" }, sentence(note.message)),
     h(
       "p",

@@ -1,0 +1,122 @@
+"""The room page around a race: the join panel of a page that holds no seat follows the room
+(closed while its race runs or is over, open again when a rematch waits in the lobby), with
+the keyboard's focus and a screen reader's words when it changes.
+
+Real server, real websockets, real headless Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from playwright.sync_api import expect
+from websockets.sync.client import connect
+
+from tests.support import Server
+from tests.test_web_a11y import Rival
+from tests.test_web_client import create_room, join_room
+from tests.web_helpers import WAIT_MS, Browsing, Tab, page_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    s = page_server()
+    yield s
+    s.stop()
+
+
+def race_of_two(browsing: Browsing, *, deal: int = 7) -> tuple[Tab, Tab, str]:
+    """Ann hosts and Bob joins, both on laptops; the race has started."""
+    ann, code = create_room(browsing, "Ann", difficulty="easy", deal=deal, tab_name="ann")
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    expect(ann.page.get_by_test_id("lobby-player")).to_have_count(2)
+    ann.page.get_by_test_id("start").click()
+    expect(bob.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    return ann, bob, code
+
+
+def end_the_race(host: Tab) -> None:
+    end = host.page.get_by_test_id("end-race")
+    end.click()
+    expect(end).to_have_text("Really end it for everyone?")
+    end.click()
+    expect(host.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+
+
+def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(browsing: Browsing) -> None:
+    ann, _, code = race_of_two(browsing)
+    ap = ann.page
+    visitor = browsing.open("visitor", f"/r/{code}")
+    vp = visitor.page
+    closed = vp.get_by_test_id("join-closed")
+    heading = closed.get_by_role("heading")
+    expect(heading).to_have_text("This race has started")
+    watch = closed.get_by_test_id("watch-instead")
+    watch.focus()  # a keyboard user, about to follow it
+
+    # The race ends: the panel says so without a reload (the page looks the room up again
+    # every few seconds), and the focus, in the panel, goes to its new heading.
+    end_the_race(ann)
+    expect(heading).to_have_text("This race is over", timeout=WAIT_MS)
+    expect(watch).to_have_text("See the results")
+    expect(heading).to_be_focused()
+
+    # A rematch: the room is back in its lobby, and so is the join form, saying why.
+    ap.get_by_test_id("rematch").click()
+    expect(ap.get_by_test_id("lobby")).to_be_visible()
+    name = vp.get_by_test_id("join-name")
+    expect(name).to_be_visible(timeout=WAIT_MS)
+    note = vp.get_by_test_id("join-error")
+    expect(note).to_have_text("A new round is waiting: you can join it.")
+    expect(name).to_be_focused()  # the focus was in the panel: it goes on to the form
+    expect(name).to_have_accessible_description("A new round is waiting: you can join it.")
+    expect(vp.get_by_test_id("join-closed")).to_have_count(0)
+    name.fill("Cy")
+    vp.get_by_test_id("join-room").click()
+    expect(vp.get_by_test_id("lobby")).to_be_visible()
+    expect(ap.get_by_test_id("lobby-player")).to_have_count(3)
+
+
+def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: Browsing) -> None:
+    ann, _, code = race_of_two(browsing)
+    end_the_race(ann)
+    visitor = browsing.open("visitor", f"/r/{code}")
+    vp = visitor.page
+    expect(vp.get_by_test_id("join-closed").get_by_role("heading")).to_have_text("This race is over")
+    vp.get_by_test_id("home-link").focus()
+    ann.page.get_by_test_id("rematch").click()
+    expect(vp.get_by_test_id("join-name")).to_be_visible(timeout=WAIT_MS)
+    # The focus stays where it was; the news is told.
+    expect(vp.get_by_test_id("home-link")).to_be_focused()
+    said = vp.get_by_test_id("presence-announce")
+    expect(said).to_have_text("A new round is waiting: you can join it.")
+
+
+def test_a_player_removed_from_a_room_that_was_full_is_not_told_it_is_full(browsing: Browsing, server: Server) -> None:
+    ann, code = create_room(browsing, "Ann", difficulty="easy", deal=7, tab_name="ann")
+    ap = ann.page
+    with ExitStack() as stack:
+        others = [Rival(stack.enter_context(connect(server.ws_url)), code, f"P{i}") for i in range(2, 9)]
+        expect(ap.get_by_test_id("lobby-player")).to_have_count(8)
+        visitor = browsing.open("visitor", f"/r/{code}")
+        vp = visitor.page
+        full = "This room is full (8 players); you can watch the race."
+        expect(vp.get_by_test_id("join-error")).to_have_text(full)
+        others[-1].ws.send(json.dumps({"type": "leave"}))
+        expect(ap.get_by_test_id("lobby-player")).to_have_count(7)
+        vp.get_by_test_id("join-name").fill("Vi")
+        vp.get_by_test_id("join-room").click()
+        expect(vp.get_by_test_id("lobby")).to_be_visible()
+        seat = vp.get_by_test_id("room").get_attribute("data-seat")
+
+        # The host removes her: back at the form, which says nothing of a full room (there
+        # are 7 now), also once the page has looked the room up again.
+        with vp.expect_response(f"**/api/rooms/{code}"):
+            ap.locator(f"[data-testid=lobby-player][data-seat={seat}]").get_by_test_id("remove-player").click()
+        expect(vp.get_by_test_id("join-name")).to_be_visible()
+        expect(vp.get_by_test_id("join-error")).to_be_hidden()
