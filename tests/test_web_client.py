@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import Browsing, Tab, page_server, shuffle_text, winning_line
+from tests.web_helpers import WAIT_MS, Browsing, Tab, page_server, shuffle_text, winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -415,16 +415,27 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     assert late.sent_types("join") == []
 
     # A look-up answered before the start (as if it had just crossed it) offers the form; the
-    # server refuses the seat, and the page then says so in the server's own words (an API's,
-    # in lower case, shown as a sentence) and offers to watch.
+    # server refuses the seat. The page asks again what became of the room; with no answer
+    # to that (in 5 s), it says so in the server's own words (an API's, in lower case, shown
+    # as a sentence), and offers to watch.
     crossed = browsing.open("crossed", "/")
     stale = {"code": code, "kind": "race", "phase": "lobby", "players": 2, "max_players": 8}
-    crossed.page.route("**/api/rooms/*", lambda route: route.fulfill(json=stale), times=1)
+    looks: list[Route] = []  # the page's look-ups: the first is answered, the others never
+
+    def look_up(route: Route) -> None:
+        looks.append(route)
+        if len(looks) == 1:
+            route.fulfill(json=stale)
+
+    crossed.page.route("**/api/rooms/*", look_up)
     crossed.page.goto(f"/r/{code}")
     crossed.page.get_by_test_id("join-name").fill("Late")
     crossed.page.get_by_test_id("join-room").click()
-    expect(crossed.page.get_by_test_id("join-closed")).to_have_attribute("data-code", "already_started")
-    expect(crossed.page.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
+    closed = crossed.page.get_by_test_id("join-closed")
+    expect(closed).to_have_attribute("data-code", "already_started", timeout=WAIT_MS)
+    expect(closed.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
+    expect(closed.get_by_role("heading")).to_have_text("This race has started")
+    expect(closed.get_by_role("heading")).to_be_focused()  # the focus was on the form's button
     expect(crossed.page.get_by_test_id("join-room")).to_have_count(0)
     expect(crossed.page.get_by_test_id("watch-instead")).to_be_visible()
 

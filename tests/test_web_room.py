@@ -97,6 +97,37 @@ def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: 
     expect(said).to_have_text("A new round is waiting: you can join it.")
 
 
+def test_a_join_refused_for_a_race_that_is_over_says_it_is_over_and_the_focus_goes_to_its_heading(
+    browsing: Browsing,
+) -> None:
+    ann, _, code = race_of_two(browsing)
+    end_the_race(ann)
+    # The page's look-up is answered as if the room were still in its lobby (it crossed the
+    # race); the server refuses the seat.
+    late = browsing.open("late", "/")
+    lp = late.page
+    stale = {"code": code, "kind": "race", "phase": "lobby", "players": 2, "max_players": 8}
+    lp.route("**/api/rooms/*", lambda route: route.fulfill(json=stale), times=1)
+    lp.goto(f"/r/{code}")
+    lp.get_by_test_id("join-name").fill("Late")
+    lp.get_by_test_id("join-room").focus()
+    lp.keyboard.press("Space")
+
+    closed = lp.get_by_test_id("join-closed")
+    expect(closed).to_have_attribute("data-code", "already_started")
+    heading = closed.get_by_role("heading")
+    # Over, not "started" (not even for a moment): the page asked what became of the room
+    # before saying.
+    assert heading.inner_text() == "This race is over"
+    # The focus was in the form: a screen reader hears the heading, not nothing.
+    expect(heading).to_be_focused()
+    why = closed.get_by_test_id("join-error")
+    expect(why).to_have_text("This race is over; you can watch its results.")
+    link = closed.get_by_role("link", name="See the results")
+    expect(link).to_have_accessible_description("This race is over; you can watch its results.")
+    expect(lp.get_by_test_id("join-room")).to_have_count(0)
+
+
 def test_a_player_removed_from_a_room_that_was_full_is_not_told_it_is_full(browsing: Browsing, server: Server) -> None:
     ann, code = create_room(browsing, "Ann", difficulty="easy", deal=7, tab_name="ann")
     ap = ann.page

@@ -6,7 +6,9 @@ import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
 
 const NOTE_ID = "join-note";
 
-/** The join form; ``join(name)`` takes a seat under that nickname (kept for next time).
+/** The join form; ``join(name, {focused})`` takes a seat under that nickname (kept for next
+ * time); ``focused``: the keyboard's focus was in the form (its button, turned off while the
+ * server answers, loses it).
  * ``error`` ({code, message}) is said above the button (see :func:`showJoinNote`), and is the
  * name field's description. */
 export function joinForm({ code, error, join }) {
@@ -28,8 +30,9 @@ export function joinForm({ code, error, join }) {
         const value = name.value.trim();
         if (!value) return;
         store.set(NAME_KEY, value);
+        const focused = e.currentTarget.contains(document.activeElement);
         submit.disabled = true;
-        join(value);
+        join(value, { focused });
       },
     },
     h("h2", {}, "Join the race"),

@@ -82,6 +82,7 @@ export class RoomView {
     this.joinShown = null; // what the join panel shows ("form", "closed CODE", ...): redrawn only when that changes
     this.lookTimer = null; // the next look-up of a room that takes no seat now
     this.lookWhenShown = false; // a look-up skipped while the page was hidden
+    this.joinFocused = false; // the keyboard's focus was in the join form when it was sent
     this.phase = "loading";
     this.token = store.get(tokenKey(code));
     root.dataset.view = "room";
@@ -129,8 +130,10 @@ export class RoomView {
   /** Look the room up (`GET /api/rooms/CODE`) and show what it says. While it takes no seat
    * (its race runs, or is over) it is looked up again every few seconds, not while the page
    * is hidden: the panel follows it, and when a rematch brings it back to its lobby the
-   * join form comes back, saying that a new round waits. */
-  async followRoom() {
+   * join form comes back, saying that a new round waits. ``refusal``: the server's error
+   * that refused this page's join because the race has started; the look-up tells whether
+   * it is over (the server's words, if it does not answer). */
+  async followRoom(refusal = null) {
     clearTimeout(this.lookTimer);
     let res = null;
     let info = {};
@@ -147,10 +150,12 @@ export class RoomView {
       return;
     }
     const was = this.joinNote;
-    const note = res?.ok ? joinNoteFor(info, !!was?.closed) : was; // no answer: as it was
+    let note = res?.ok ? joinNoteFor(info, !!was?.closed || !!refusal) : was; // no answer: as it was
+    if (refusal && !res?.ok) note = { code: refusal.code, message: refusal.message, closed: true };
     this.joinNote = note;
     this.lookLater();
-    if (note?.closed || was?.closed) this.render(); // the panel changes (drawn again only if it does)
+    if (refusal) this.joinShown = null; // the form sent is drawn afresh (its button was turned off)
+    if (refusal || note?.closed || was?.closed) this.render(); // the panel changes (drawn again only if it does)
     else if (note) showJoinNote(this.joinEl, note); // into the form: a name being typed stays
   }
 
@@ -289,6 +294,7 @@ export class RoomView {
       case "joined": {
         const before = this.room;
         this.seat = m.seat;
+        this.joinFocused = false;
         this.presence = null; // a new connection: the room's presence follows this reply
         this.hintAsked = null; // nor a hint asked on the old one
         if (m.token) {
@@ -415,10 +421,9 @@ export class RoomView {
         break;
       case "already_started":
         if (!this.seat) {
+          // No seat, and no form: first what became of the race (over, or a new round).
           this.joinName = null;
-          this.joinNote = { code: m.code, message: m.message, closed: true };
-          this.render();
-          this.lookLater();
+          this.followRoom(m);
           return;
         }
         break;
@@ -726,15 +731,18 @@ export class RoomView {
    * it shows changes (a name being typed stays). When it changes under the keyboard's
    * focus, the focus goes on into it: to the closed panel's heading, or the name field. */
   renderJoin(error) {
-    const join = (name) => {
+    const join = (name, { focused = false } = {}) => {
       this.joinName = name;
+      this.joinFocused = focused; // (the form turns its button off: the focus is then lost)
       if (this.link.ready) this.onOpen();
       else this.link.connect();
     };
     const note = this.joinNote;
     const shown = note?.closed ? `closed ${note.code}${note.over ? " over" : ""}` : "form";
     if (!error && shown === this.joinShown) return;
-    const had = this.joinEl.contains(document.activeElement);
+    const active = document.activeElement;
+    const had = this.joinEl.contains(active) || (this.joinFocused && (!active || active === document.body));
+    this.joinFocused = false;
     const reopened = this.joinShown?.startsWith("closed") && !note?.closed;
     this.joinShown = shown;
     if (note?.closed) {
@@ -994,11 +1002,15 @@ function closedPanel(code, note) {
     "div",
     { class: "card-panel narrow", "data-testid": "join-closed", "data-code": note.code },
     h("h2", { tabindex: "-1" }, title), // (the focus goes here when this panel takes the form's place)
-    h("p", { "data-testid": "join-error" }, sentence(note.message)),
+    h("p", { id: "join-closed-why", "data-testid": "join-error" }, sentence(note.message)),
     h(
       "p",
       { class: "actions" },
-      h("a", { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead" }, note.over ? "See the results" : "Watch the race"),
+      h(
+        "a",
+        { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead", "aria-describedby": "join-closed-why" },
+        note.over ? "See the results" : "Watch the race",
+      ),
       h("a", { href: "/", class: "button" }, "Back home"),
     ),
   );
