@@ -1,6 +1,7 @@
 """The room page around a race: the join panel of a page that holds no seat follows the room
 (closed while its race runs or is over, open again when a rematch waits in the lobby), with
-the keyboard's focus and a screen reader's words when it changes.
+the keyboard's focus and a screen reader's words when it changes; and the start of a race on
+a short screen.
 
 Real server, real websockets, real headless Chromium.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -151,3 +153,30 @@ def test_a_player_removed_from_a_room_that_was_full_is_not_told_it_is_full(brows
             ap.locator(f"[data-testid=lobby-player][data-seat={seat}]").get_by_test_id("remove-player").click()
         expect(vp.get_by_test_id("join-name")).to_be_visible()
         expect(vp.get_by_test_id("join-error")).to_be_hidden()
+
+
+# Where the page is scrolled to, and where the board's top is on the screen.
+TOP_JS = """() => ({ scrollY, top: document.querySelector("[data-testid=board]").getBoundingClientRect().top,
+  height: innerHeight })"""
+
+
+def test_a_race_started_from_a_scrolled_lobby_shows_the_board_from_its_top(browsing: Browsing) -> None:
+    """A phone on its side (667x375): the lobby is taller than the screen, and the player
+    scrolled it down to its buttons; the race that replaces it starts at the top of the
+    page, the board's top on the screen."""
+    tab = browsing.open("host", "/", phone=True, still=True)
+    page = tab.page
+    page.set_viewport_size({"width": 667, "height": 375})
+    page.get_by_test_id("create-name").fill("Solo")
+    page.get_by_test_id("create-deal").fill("7")
+    page.get_by_test_id("create-submit").tap()
+    start = page.get_by_test_id("start")
+    expect(start).to_be_visible()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("scrollY") > 0, "the lobby fits the screen: nothing to scroll"
+    start.tap()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    tab.settled()
+    where: dict[str, Any] = page.evaluate(TOP_JS)
+    assert where["scrollY"] == 0, where
+    assert 0 <= where["top"] < where["height"], where

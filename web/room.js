@@ -688,6 +688,7 @@ export class RoomView {
       return;
     }
     const room = this.room;
+    const lobby = !this.lobbyEl.hidden && this.phase === "lobby"; // the lobby was on the page
     this.phase = phaseAt(room, this.link.serverNow());
     this.pageEl.dataset.phase = this.seat ? this.phase : "join";
     if (this.seat) this.pageEl.dataset.seat = this.seat;
@@ -695,6 +696,9 @@ export class RoomView {
     this.joinEl.hidden = !!this.seat;
     this.lobbyEl.hidden = !this.seat || this.phase !== "lobby";
     this.raceEl.hidden = !this.seat || this.phase === "lobby" || this.phase === "loading";
+    // The race takes the lobby's place (which may have been scrolled down to its buttons, on
+    // a short screen): from the top of the page, the board's top in view.
+    if (lobby && !this.raceEl.hidden) window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     if (!this.seat) {
       if (this.token) {
         fill(this.joinEl, h("p", { class: "muted" }, "Reconnecting to your seat…"));
