@@ -1,7 +1,7 @@
 """The room page around a race: the join panel of a page that holds no seat follows the room
 (closed while its race runs or is over, open again when a rematch waits in the lobby), with
-the keyboard's focus and a screen reader's words when it changes; and the start of a race on
-a short screen.
+the keyboard's focus and a screen reader's words when it changes; the start of a race on a
+short screen; and right-to-left names cut short.
 
 Real server, real websockets, real headless Chromium.
 """
@@ -180,3 +180,42 @@ def test_a_race_started_from_a_scrolled_lobby_shows_the_board_from_its_top(brows
     where: dict[str, Any] = page.evaluate(TOP_JS)
     assert where["scrollY"] == 0, where
     assert 0 <= where["top"] < where["height"], where
+
+
+# The first character of each rival's name in the line above the board: whether it is inside
+# the name's box (a name too long for its room is cut short), and whether the name is cut.
+FIRST_LETTER_JS = """(list) => [...list.querySelectorAll(".name")].map((name) => {
+  const text = name.firstChild;
+  const range = document.createRange();
+  range.setStart(text, 0);
+  range.setEnd(text, 1);
+  const letter = range.getBoundingClientRect();
+  const box = name.getBoundingClientRect();
+  return { name: text.textContent, cut: name.scrollWidth > name.clientWidth,
+           inside: letter.left >= box.left - 0.5 && letter.right <= box.right + 0.5 && letter.width > 0 };
+})"""
+
+ARABIC = "مريم عبدالله الشمري"  # 19 characters: Maryam Abdullah al-Shammari
+
+
+def test_a_right_to_left_name_cut_short_above_the_board_keeps_its_beginning(browsing: Browsing) -> None:
+    host = browsing.open("host", "/", phone=True, still=True)
+    hp = host.page
+    hp.set_viewport_size({"width": 667, "height": 375})  # a phone on its side: a narrow column
+    hp.get_by_test_id("create-name").fill("Zed")
+    hp.get_by_test_id("create-deal").fill("7")
+    hp.get_by_test_id("create-submit").tap()
+    expect(hp.get_by_test_id("lobby")).to_be_visible()
+    code = hp.get_by_test_id("room").get_attribute("data-code")
+    rival = join_room(browsing, str(code), ARABIC, tab_name="rival")
+    expect(hp.get_by_test_id("lobby-player")).to_have_count(2)
+    hp.get_by_test_id("start").tap()
+    expect(rival.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    rival.page.get_by_test_id("resign").click()
+    rival.page.get_by_test_id("resign").click()
+    expect(hp.get_by_test_id("rivals")).to_contain_text("resigned")
+    names = hp.get_by_test_id("rivals").locator(".name")
+    expect(names).to_have_text([ARABIC])
+    [found] = hp.get_by_test_id("rivals").evaluate(FIRST_LETTER_JS)
+    assert found["cut"], f"the name is not cut short here, so this proves nothing: {found}"
+    assert found["inside"], f"the name's first letter is cut off: {found}"

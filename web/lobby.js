@@ -104,7 +104,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false, presence 
         h(
           "li",
           { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
-          h("span", { class: "name" }, p.name),
+          h("span", { class: "name", dir: "auto" }, p.name),
           p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
           p.seat === seat ? h("span", { class: "tag" }, "you") : null,
           awayTag(presence, p.seat, seat),

@@ -153,7 +153,7 @@ export function progressList(players, { me = null, host = null, presence = null 
         h(
           "div",
           { class: "who" },
-          h("span", { class: "name", "data-testid": "player-name" }, p.name),
+          h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name),
           p.seat === me ? h("span", { class: "tag" }, "you") : null,
           p.seat === host ? h("span", { class: "tag" }, "host") : null,
           awayTag(presence, p.seat, me),

@@ -858,7 +858,8 @@ export class RoomView {
       this.rivals,
       room.players
         .filter((p) => p.seat !== this.seat)
-        .map((p) => h("li", {}, h("span", { class: "name" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "", isAway(this.presence, p.seat) ? " · away" : "")),
+        // (dir: a right-to-left name cut short loses its end, not its beginning)
+        .map((p) => h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, statusText(p) ? ` · ${statusText(p)}` : "", isAway(this.presence, p.seat) ? " · away" : "")),
     );
     this.side.dataset.phase = this.phase;
   }
