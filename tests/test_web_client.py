@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support import Server
-from tests.web_helpers import WAIT_MS, Browsing, Tab, page_server, shuffle_text, winning_line
+from tests.web_helpers import WAIT_MS, Browsing, Tab, Wire, page_server, shuffle_text, winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -884,13 +884,19 @@ def test_the_spectator_view_opens_in_a_new_tab_and_the_seat_stays_in_the_race(br
     expect(bob.page.locator("[data-testid=progress-s1]").get_by_test_id("away")).to_have_count(0)
 
 
-def test_an_old_hint_leaves_the_page_when_the_race_ends(browsing: Browsing) -> None:
+def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(browsing: Browsing) -> None:
     deal = 9  # easy: the first hint is a card's move (outlined on the board), not a shuffle
     assert str(Game.deal(deal, "easy").hint()) != "shuffle"
     host, code = create_room(browsing, "Ann", difficulty="easy", deal=deal)
-    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    hp = host.page
+    # Bob's connection goes through a wire that the test can stall and cut.
+    bob = browsing.open("bob", f"/r/{code}")
     bp = bob.page
-    host.page.get_by_test_id("start").click()
+    wire = Wire(bp)
+    bp.get_by_test_id("join-name").fill("Bob")
+    bp.get_by_test_id("join-room").click()
+    expect(bp.get_by_test_id("lobby")).to_be_visible()
+    hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
     hint, outlined = bp.get_by_test_id("hint-text"), bp.locator("[data-testid=board] :is(.hint, .hint-target)")
@@ -898,21 +904,47 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends(browsing: Browsing) -> N
     expect(hint).to_contain_text("Hint:")
     expect(outlined).to_have_count(2)  # the card and where it goes
 
+    def end_the_race() -> None:
+        hp.get_by_test_id("end-race").click()
+        hp.get_by_test_id("end-race").click()
+        expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+
     # The host ends the race: the hint goes, its words and its outlines.
-    host.page.get_by_test_id("end-race").click()
-    host.page.get_by_test_id("end-race").click()
+    end_the_race()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
     expect(hint).to_have_text("")
     expect(hint).to_have_attribute("data-move", "")
     expect(outlined).to_have_count(0)
-    # A rematch deals a new game: nothing of the old hint there either.
-    host.page.get_by_test_id("rematch").click()
+
+    # A rematch, and a hint in its race.
+    hp.get_by_test_id("rematch").click()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
-    host.page.get_by_test_id("start").click()
+    hp.get_by_test_id("start").click()
+    expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    bob.settled()
+    bp.keyboard.press("h")
+    expect(hint).to_contain_text("Hint:")
+    # Then the news of that race's end and of another rematch is lost on its way to Bob's
+    # page, but for the new round's room, which comes once its race has started: the page
+    # asks for its new board, and the old deal's hint goes at once, not with the new board.
+    wire.stall()
+    end_the_race()
+    hp.get_by_test_id("rematch").click()
+    expect(hp.get_by_test_id("lobby")).to_be_visible()
+    hp.get_by_test_id("start").click()
+    expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(hint).to_contain_text("Hint:")  # (still: the page heard nothing of it)
+    wire.held.update({"joined", "state"})  # the new board, when asked for, comes later
+    wire.lose(but_last="room")
+    expect(bp.get_by_test_id("room-head")).to_contain_text("round 3")
+    expect(hint).to_have_text("")
+    expect(hint).to_have_attribute("data-move", "")
+    expect(outlined).to_have_count(0)
+    expect(bp.get_by_test_id("shuffle")).not_to_have_class(re.compile(r"\bhint\b"))
+    wire.release()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
     expect(hint).to_have_text("")
-    expect(outlined).to_have_count(0)
 
 
 def test_home_says_what_live_rooms_are_doing_and_takes_a_player_back_to_the_seat(browsing: Browsing) -> None:

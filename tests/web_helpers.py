@@ -295,12 +295,14 @@ def page_server(store_url: str = "memory://", *, port: int | None = None, **env:
 class Wire:
     """A page's websocket through Playwright, counting what the page sends by type, and
     holding back the server's messages of the types in ``held`` until ``release()`` (as if
-    the server were slow to answer them). Set it up before the page opens its connection.
-    What the page sent before a reply it has drawn has all been counted: the wire passes
-    the page's messages on one by one, in order."""
+    the server were slow to answer them), or all of them from ``stall()`` on (then lost but
+    one, with ``lose()``). Set it up before the page opens its connection. What the page sent
+    before a reply it has drawn has all been counted: the wire passes the page's messages on
+    one by one, in order."""
 
     def __init__(self, page: Page) -> None:
         self.held: set[str] = set()
+        self.stalled = False
         self.waiting: list[str | bytes] = []
         self.sent: dict[str, int] = {}
         self.socket: WebSocketRoute | None = None
@@ -311,7 +313,7 @@ class Wire:
         self.socket = ws
 
         def to_page(message: str | bytes) -> None:
-            if self.kind(message) in self.held:
+            if self.stalled or self.kind(message) in self.held:
                 self.waiting.append(message)
             else:
                 ws.send(message)
@@ -334,10 +336,26 @@ class Wire:
     def release(self) -> None:
         """Hold nothing back any more, and send the page what was held."""
         self.held.clear()
+        self.stalled = False
         assert self.socket is not None, "the page opened no connection"
         for message in self.waiting:
             self.socket.send(message)
         self.waiting.clear()
+
+    def stall(self) -> None:
+        """Hold every message of the server from now on."""
+        self.stalled = True
+
+    def lose(self, *, but_last: str) -> None:
+        """Stop stalling, and lose what was held (as a broadcast may be lost between servers)
+        but the last message of type ``but_last``, which the page gets now; the types in
+        ``held`` are still held."""
+        assert self.socket is not None, "the page opened no connection"
+        kept = [m for m in self.waiting if self.kind(m) == but_last][-1:]
+        assert kept, f"the page was sent no {but_last} meanwhile"
+        self.waiting.clear()
+        self.stalled = False
+        self.socket.send(kept[0])
 
 
 def start_solo(tabs: Browsing, difficulty: str, deal: int, *, phone: bool = False) -> Tab:
