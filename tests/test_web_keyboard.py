@@ -257,6 +257,17 @@ def test_a_long_press_on_a_phone_selects_and_a_tap_on_a_target_plays_there(brows
     assert tab.sent_types("move")[-1]["move"] == next((m for m in homes if ">u" in m), homes[0])
 
 
+PENDING_MS = 5000  # how long the page awaits a reply (a move's, a hint's) before it gives up
+
+# When each press of H (not its repeats) came, by the page's clock.
+H_PRESSES_JS = """() => {
+  window.hPresses = [];
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "h" && !e.repeat) window.hPresses.push(performance.now());
+  }, true);
+}"""
+
+
 def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move(browsing: Browsing) -> None:
     """A key held down repeats (about 30 times a second): H and S act once per press (a flood
     of hints would only be refused, each refusal a red toast over the board), and a hint
@@ -268,6 +279,10 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     start = tab.settled()
 
     # H held down while the server is slow to answer, then pressed twice more: one hint asked.
+    # (A hint unanswered for PENDING_MS may be asked again, as a move may be played again:
+    # should this machine be so slow that the presses come later than that, by the page's
+    # clock, those are counted as asking again.)
+    page.evaluate(H_PRESSES_JS)
     wire.held.add("hint")
     page.keyboard.down("h")
     for _ in range(20):
@@ -275,6 +290,12 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     page.keyboard.up("h")
     page.keyboard.press("h")
     page.keyboard.press("h")
+    presses: list[float] = page.evaluate("window.hPresses")
+    assert len(presses) == 3, presses
+    asked = presses[:1]
+    for t in presses[1:]:
+        if t - asked[-1] >= PENDING_MS:
+            asked.append(t)
 
     # S held down: one shuffle, also once its reply is in and the key still repeats.
     page.keyboard.down("s")
@@ -284,7 +305,7 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     page.keyboard.up("s")
     assert tab.settled() == shuffled, "a repeat of S shuffled again"
     assert wire.sent.get("move") == 1
-    assert wire.sent.get("hint") == 1, f"{wire.sent.get('hint')} hints asked for one"
+    assert wire.sent.get("hint") == len(asked), f"{wire.sent.get('hint')} hints asked for {len(asked)}"
 
     # The hint's late answer comes (before the next move's reply: the wire keeps their order),
     # and the next H asks again.
@@ -293,7 +314,7 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     played = tab.play_by_drag(move, shuffled)
     page.keyboard.press("h")
     expect(page.get_by_test_id("hint-text")).to_contain_text("Hint:")
-    assert wire.sent.get("hint") == 2
+    assert wire.sent.get("hint") == len(asked) + 1
 
     # U held down: each repeat that comes once the last undo is answered undoes one more.
     page.keyboard.down("u")
@@ -304,6 +325,8 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
     assert (back["piles"], back["foundations"]) == (start["piles"], start["foundations"])
     expect(page.get_by_test_id("shuffle")).to_have_attribute("data-shuffles-left", str(9))
 
+
+NOT_YET = "The race has not started yet."
 
 # Every line put in the board's announcer, in order: what a screen reader is told of input.
 LISTEN_JS = """() => {
@@ -331,8 +354,8 @@ def test_keys_pressed_in_the_countdown_say_the_race_has_not_started(browsing: Br
     # no card is shaken as if it could not move.
     for key in ("h", "s", "Enter", "Shift+Enter"):
         page.keyboard.press(key)
-    page.wait_for_function("() => window.said.length >= 2")  # (each key is told in turn)
-    assert page.evaluate("window.said") == ["The race has not started yet."] * 4
+    page.wait_for_function("() => window.said.length >= 4")
+    assert page.evaluate("window.said") == [NOT_YET] * 4
     expect(pile).not_to_have_class(re.compile(r"\bnope\b"))
     expect(page.get_by_test_id("board")).to_have_attribute("data-selected", "")
     assert [m for m in tab.sent if m.get("type") in ("move", "hint")] == []
