@@ -593,8 +593,9 @@ export class RoomView {
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const key = e.key.toLowerCase();
     // A key held down repeats: U then undoes move after move (each waits for the last one's
-    // reply), but a shuffle, a hint or the keys' list is one press each.
-    if (e.repeat && (key === "s" || key === "h" || key === "?")) {
+    // reply), but a shuffle, a hint or the keys' list is one press each; and so is U in the
+    // countdown (told once that the race has not started, not at each repeat).
+    if (e.repeat && (key === "s" || key === "h" || key === "?" || (key === "u" && this.phase === "countdown"))) {
       e.preventDefault();
       return;
     }
