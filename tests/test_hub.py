@@ -122,10 +122,13 @@ class Clock:
 async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_gone(redis_url: str) -> None:
     """Two processes on one Redis, wired as the app wires them. A starts a race with a time
     limit and goes away (its timers with it); B, which only has Bob, saw the start's
-    snapshot and ends the race at the deadline, so Bob hears that it is over."""
-    clock = Clock()
+    snapshot and ends the race at the deadline, so Bob hears that it is over. B's clock is
+    30 s ahead of A's: whenever B reads the start's snapshot (before A is gone or after), the
+    deadline has come by B's clock, and its timer is due at once."""
+    clocks = Clock(), Clock()
+    clocks[1].now += 30_000
     processes = []
-    for _ in range(2):
+    for clock in clocks:
         store = open_store(redis_url, ttl=3600)
         await store.connect()
         processes.append((store, *await wired(store, clock)))
@@ -137,8 +140,7 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
     await hub_b.join(code, bobs)
     await b.handle(bob, p.Join(room=code, name="Bob"))
     await a.handle(ann, p.Start())
-    await hub_a.stop()  # A is gone, and the deadline A set with it
-    clock.now += 30_000  # before B reads the start's snapshot: its timer is due at once
+    await hub_a.stop()  # A is gone, and the deadline A set with it (30 s away by A's clock)
     async with asyncio.timeout(10):
         await bobs.over.wait()
     assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
