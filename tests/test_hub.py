@@ -133,20 +133,22 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
         await store.connect()
         processes.append((store, *await wired(store, clock)))
     (_, hub_a, a), (_, hub_b, b) = processes
-    ann, bob = Session("c1"), Session("c2")
-    (joined,) = await a.handle(ann, p.Create(name="Ann", deal=5, time_limit=30))
-    code = joined["room"]["code"]
-    bobs = Spectator("c2")
-    await hub_b.join(code, bobs)
-    await b.handle(bob, p.Join(room=code, name="Bob"))
-    await a.handle(ann, p.Start())
-    await hub_a.stop()  # A is gone, and the deadline A set with it (30 s away by A's clock)
-    async with asyncio.timeout(10):
-        await bobs.over.wait()
-    assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
-    await hub_b.stop()
-    for store, _, _ in processes:
-        await store.close()
+    try:
+        ann, bob = Session("c1"), Session("c2")
+        (joined,) = await a.handle(ann, p.Create(name="Ann", deal=5, time_limit=30))
+        code = joined["room"]["code"]
+        bobs = Spectator("c2")
+        await hub_b.join(code, bobs)
+        await b.handle(bob, p.Join(room=code, name="Bob"))
+        await a.handle(ann, p.Start())
+        await hub_a.stop()  # A is gone, and the deadline A set with it (30 s away by A's clock)
+        async with asyncio.timeout(10):
+            await bobs.over.wait()
+        assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
+    finally:  # closed whatever happened: a connection left open fails the next test
+        for store, hub, _ in processes:
+            await hub.stop()
+            await store.close()
 
 
 async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> None:
