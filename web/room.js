@@ -33,6 +33,8 @@ const NOT_YET = "The race has not started yet.";
 const LOOK_AGAIN_MS = 3000; // how often a page with no seat in a closed room looks it up again
 const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
+// Where style.css puts the side panel (and its ranking) beside the board, not under it.
+const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
 
 function clientId() {
   return Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
@@ -179,6 +181,7 @@ export class RoomView {
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
     document.removeEventListener("visibilitychange", this.shownHandler);
+    this.sideBeside.removeEventListener("change", this.besideHandler);
     this.link.close();
   }
 
@@ -205,6 +208,17 @@ export class RoomView {
     // The banners (won, resigned, stuck; the race's end) are live: a screen reader hears
     // each as it comes.
     this.banner = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
+    // Once the race is over, where the ranking is under the board (a phone), the way to it
+    // and its Rematch: after the live banners, not in them, so that "Race over" is read
+    // without it.
+    this.toRanking = h(
+      "p",
+      { class: "to-ranking-row", hidden: true },
+      h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking"),
+    );
+    this.sideBeside = window.matchMedia(SIDE_BESIDE);
+    this.besideHandler = () => this.showToRanking();
+    this.sideBeside.addEventListener("change", this.besideHandler);
     // Always in the page, empty when there is nothing to count: a live region speaks what
     // changes in it, and one that appeared with its first number might not be heard.
     this.countdownEl = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive" });
@@ -233,7 +247,7 @@ export class RoomView {
       "section",
       { class: "race", "data-testid": "race" },
       this.keysHelp,
-      h("div", { class: "play" }, this.toolbar, this.rivals, this.banner, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl)),
+      h("div", { class: "play" }, this.toolbar, this.rivals, this.banner, this.toRanking, h("div", { class: "board-wrap" }, this.board.el, this.countdownEl)),
       this.side,
     );
     this.header = h("div", { class: "room-head", "data-testid": "room-head" });
@@ -886,6 +900,11 @@ export class RoomView {
     return false;
   }
 
+  /** The way to the ranking, once the race is over, where the ranking is under the board. */
+  showToRanking() {
+    this.toRanking.hidden = this.phase !== "over" || this.sideBeside.matches;
+  }
+
   /** Take the player to the ranking (below the board on a phone): scrolled into view, and
    * the keyboard's focus on its heading. */
   showRanking() {
@@ -942,12 +961,11 @@ export class RoomView {
             { class: "banner over", "data-testid": "over-banner" },
             h("strong", {}, timedOut ? "Time is up: race over." : "Race over."),
             place ? ` You placed ${ordinal(place)} of ${room.ranking.length}.` : "",
-            // Where the ranking is under the board (a phone), the way to it and its Rematch.
-            h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking"),
           )
         : null;
       this.overBanner = swapBanner(this.banner, this.overBanner, banner, false);
     }
+    this.showToRanking();
   }
 }
 
