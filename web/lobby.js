@@ -2,7 +2,7 @@
 // who is in and ready, and the host's start button).
 
 import { h, NAME_KEY, nameInput, sentence, store } from "./dom.js";
-import { awayTag, hostAwayIn, watchingLine } from "./panels.js";
+import { awayIn, awayTag, watchingLine } from "./panels.js";
 
 const NOTE_ID = "join-note";
 
@@ -65,7 +65,7 @@ export function lobbyPanel({ room, seat, code, send, disabled = false, presence 
   const me = room.players.find((p) => p.seat === seat);
   // The host, or anyone here once the host has been away a while (the server then makes
   // them the host).
-  const hostAway = !!seat && hostAwayIn(presence, room.host, seat, now) === 0;
+  const hostAway = !!seat && awayIn(presence, room.host, seat, now) === 0;
   const host = room.host === seat || hostAway;
   const url = `${location.origin}/r/${code}`;
   const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });

@@ -41,17 +41,13 @@ export function isAway(presence, seat, me = null) {
 
 /** How long (ms, by the server's clock ``now``) until a player who went away has been gone
  * long enough for the others to act without them (the server's rule: a reload is not
- * away); 0 once gone, null while ``seat`` is here or nothing is known. */
+ * away): take the host's place, or end the race without them; 0 once gone, null while
+ * ``seat`` is here or nothing is known. */
 export const HOST_AWAY_MS = 15000;
 export function awayIn(presence, seat, me, now) {
   if (!presence || !seat || !isAway(presence, seat, me)) return null;
   const since = presence.away_since?.[seat];
   return since === undefined ? 0 : Math.max(0, since + HOST_AWAY_MS - now);
-}
-
-/** :func:`awayIn` for the host: once 0, the others may act as host. */
-export function hostAwayIn(presence, host, me, now) {
-  return awayIn(presence, host, me, now);
 }
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */

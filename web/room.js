@@ -15,7 +15,6 @@ import {
   count,
   endedByTime,
   finished,
-  hostAwayIn,
   isAway,
   newerPresence,
   ordinal,
@@ -779,7 +778,7 @@ export class RoomView {
     const now = this.link.serverNow();
     refill(this.lobbyEl, lobbyPanel({ room: this.room, seat: this.seat, code: this.code, send, disabled: this.kicked, presence: this.presence, now }));
     // A host who just went away may be reloading: the others may act as host a little later.
-    const wait = hostAwayIn(this.presence, this.room.host, this.seat, now);
+    const wait = awayIn(this.presence, this.room.host, this.seat, now);
     clearTimeout(this.hostTimer);
     if (wait) this.hostTimer = setTimeout(() => this.phase === "lobby" && this.renderLobby(), wait + 50);
   }
@@ -844,7 +843,11 @@ export class RoomView {
         h("button", { type: "button", class: host ? "primary" : null, "data-testid": "rematch", onclick: () => this.sendNow({ type: "rematch" }) }, "Rematch (new deal)"),
       );
     }
-    if (this.mayEnd() && (this.phase === "racing" || this.phase === "countdown")) {
+    // (asked only of a race that runs: a player who went away may be counted still, and the
+    // panel is then drawn again when they stop counting)
+    const running = this.phase === "racing" || this.phase === "countdown";
+    if (!running) clearTimeout(this.endTimer);
+    if (running && this.mayEnd()) {
       // For a player who went away without resigning: everyone still racing is ranked by cards.
       const sure = this.confirming === "end";
       parts.push(
@@ -879,10 +882,10 @@ export class RoomView {
     this.side.dataset.phase = this.phase;
   }
 
-  /** Whether this player may end the race for everyone (the server's rule): the host, with
-   * someone else in it; or a player who is out of it when at most one of those still racing
-   * counts, one who has been away for HOST_AWAY_MS not counting. While someone who went
-   * away still counts, the panel is drawn again when they stop counting. */
+  /** Whether this player may end the race (one that runs) for everyone (the server's rule):
+   * the host, with someone else in it; or a player who is out of it when at most one of
+   * those still racing counts, one who has been away for HOST_AWAY_MS not counting. While
+   * someone who went away still counts, the panel is drawn again when they stop counting. */
   mayEnd() {
     const room = this.room;
     clearTimeout(this.endTimer);
@@ -894,9 +897,7 @@ export class RoomView {
     const counted = waits.filter((w) => w !== 0); // here (null), or gone only just (ms to wait)
     if (counted.length <= 1) return true;
     const soonest = Math.min(...counted.filter((w) => w !== null));
-    if (Number.isFinite(soonest) && (this.phase === "racing" || this.phase === "countdown")) {
-      this.endTimer = setTimeout(() => this.renderSide(), soonest + 50);
-    }
+    if (Number.isFinite(soonest)) this.endTimer = setTimeout(() => this.renderSide(), soonest + 50);
     return false;
   }
 
