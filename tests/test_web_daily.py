@@ -291,6 +291,13 @@ def test_a_saved_attempt_of_another_day_reopens_while_it_runs(browsing: Browsing
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()  # "Really give up?"
     expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    # The attempt is over, and its page has no ranking under the board to go to, whatever
+    # the window's width (the race page's way there comes with a narrower one).
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    page.set_viewport_size({"width": 800, "height": 800})
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(page.get_by_test_id("to-ranking")).to_be_hidden()
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.evaluate(SET_ATTEMPT_DATE_JS, "2000-01-01")
     page.reload()
     page.wait_for_function("() => localStorage.getItem('crescent.daily.attempt') === null")

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 from websockets.sync.client import connect
 
 from tests.support import Server
@@ -128,6 +128,35 @@ def test_a_join_refused_for_a_race_that_is_over_says_it_is_over_and_the_focus_go
     link = closed.get_by_role("link", name="See the results")
     expect(link).to_have_accessible_description("This race is over; you can watch its results.")
     expect(lp.get_by_test_id("join-room")).to_have_count(0)
+
+
+def test_a_look_up_answered_late_does_not_undo_what_a_later_one_said(browsing: Browsing) -> None:
+    """The page's first look-up (sent while the room was in its lobby) is answered only after
+    its join was refused and the page looked again: that late "lobby" must not bring back
+    the form (saying a new round waits) while the race runs, nor stop the panel following."""
+    ann, _, code = race_of_two(browsing)
+    late = browsing.open("late", "/")
+    lp = late.page
+    held: list[Route] = []
+
+    def look(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # the first look-up: its answer comes last
+
+    lp.route("**/api/rooms/*", look)
+    lp.goto(f"/r/{code}")
+    lp.get_by_test_id("join-name").fill("Late")
+    lp.get_by_test_id("join-room").click()
+    closed = lp.get_by_test_id("join-closed")
+    expect(closed.get_by_role("heading")).to_have_text("This race has started")
+    stale = {"code": code, "kind": "race", "phase": "lobby", "players": 2, "max_players": 8}
+    with lp.expect_request("**/api/rooms/*", timeout=WAIT_MS):  # the panel still follows the room
+        held[0].fulfill(json=stale)
+    expect(closed.get_by_role("heading")).to_have_text("This race has started")
+    expect(lp.get_by_test_id("join-room")).to_have_count(0)
+    assert ann.page.get_by_test_id("room").get_attribute("data-phase") == "racing"
 
 
 def test_a_player_removed_from_a_room_that_was_full_is_not_told_it_is_full(browsing: Browsing, server: Server) -> None:

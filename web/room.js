@@ -136,6 +136,7 @@ export class RoomView {
    * it is over (the server's words, if it does not answer). */
   async followRoom(refusal = null) {
     clearTimeout(this.lookTimer);
+    const asked = (this.lookSeq = (this.lookSeq ?? 0) + 1); // only the latest look-up's answer counts
     let res = null;
     let info = {};
     try {
@@ -144,7 +145,9 @@ export class RoomView {
     } catch {
       res = null; // offline, or no answer in time
     }
-    if (this.destroyed || this.seat || this.gone !== null || this.joinName) return; // the page moved on meanwhile
+    // The page moved on meanwhile, or a later look-up was sent (an earlier one's answer,
+    // come late, would undo what a later one said: a race's lobby, after the refusal).
+    if (asked !== this.lookSeq || this.destroyed || this.seat || this.gone !== null || this.joinName) return;
     if (res?.status === 404) {
       this.link.close();
       this.showGone(info.error || "There is no such room.");
@@ -903,7 +906,8 @@ export class RoomView {
 
   /** The way to the ranking, once the race is over, where the ranking is under the board. */
   showToRanking() {
-    this.toRanking.hidden = this.phase !== "over" || this.sideBeside.matches;
+    // No side panel (a daily attempt's page has its own), no ranking to go to.
+    this.toRanking.hidden = this.phase !== "over" || this.sideBeside.matches || this.side.hidden;
   }
 
   /** Take the player to the ranking (below the board on a phone): scrolled into view, and
