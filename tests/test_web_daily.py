@@ -225,6 +225,16 @@ def start_attempt(tab: Tab, name: str) -> str:
     return date
 
 
+def attempt_under_way(browsing: Browsing, name: str) -> tuple[Tab, str, dict[str, Any]]:
+    """A page with today's attempt started and one move played (so it is saved, and has a
+    board to resume): the tab, the attempt's room code and the board after the move."""
+    tab = browsing.open(name.lower(), "/daily")
+    start_attempt(tab, name)
+    code = tab.page.get_by_test_id("room-code").inner_text()
+    state = tab.settled()
+    return tab, code, tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
+
+
 def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
     """The next message of ``kind`` on a plain websocket (an error fails the test)."""
     while True:
@@ -273,12 +283,8 @@ SET_ATTEMPT_DATE_JS = """(date) => {
 def test_a_saved_attempt_of_another_day_reopens_while_it_runs(browsing: Browsing) -> None:
     """An attempt started before midnight UTC counts for its own day, and the computer's
     clock may be wrong: a reload asks the server, not the clock, whether it still runs."""
-    tab = browsing.open("quinn", "/daily")
+    tab, code, state = attempt_under_way(browsing, "Quinn")
     page = tab.page
-    start_attempt(tab, "Quinn")
-    code = page.get_by_test_id("room-code").inner_text()
-    state = tab.settled()
-    state = tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
 
     page.evaluate(SET_ATTEMPT_DATE_JS, "2000-01-01")  # dealt on another day, by this clock
     page.reload()
@@ -514,12 +520,8 @@ def test_a_saved_attempt_the_server_could_not_be_asked_about_reopens_when_it_is_
     """The computer's clock is a day ahead, so the page asks the server whether its saved
     attempt still runs; the server is away when the page loads: when the page reaches it
     again, it asks again, and resumes the attempt."""
-    tab = browsing.open("kit", "/daily")
+    tab, code, state = attempt_under_way(browsing, "Kit")
     page = tab.page
-    start_attempt(tab, "Kit")
-    code = page.get_by_test_id("room-code").inner_text()
-    state = tab.settled()
-    state = tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
 
     page.clock.install(time=dt.datetime.now(dt.UTC) + dt.timedelta(days=1))
     outage = Outage(page)
