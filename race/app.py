@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         countdown_ms=int(settings.countdown_seconds * 1000),
         max_game_moves=settings.max_game_moves,
         rooms_per_minute=settings.rooms_per_minute_per_ip,
+        host_away_ms=int(settings.host_away_seconds * 1000),
     )
     hub = Hub(store, clock=service.clock)
     service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "protocol": p.PROTOCOL_VERSION,
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
+                "host_away_ms": service.host_away_ms,
             }
             connection = Connection(ws, hub, service, settings, presence, seat_buckets, ip)
             live.add(connection)
@@ -120,7 +122,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def rooms(request: Request) -> Response:
         try:
-            return JSONResponse({"rooms": await service.live_rooms(max_age=LIVE_ROOMS_FOR_S)})
+            live = await service.live_rooms(max_age=LIVE_ROOMS_FOR_S)
+            return JSONResponse({"rooms": live, "poll_ms": int(settings.live_poll_seconds * 1000)})
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
 
@@ -135,6 +138,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
         if info is None:
             return JSONResponse({"error": f"There is no room {code.upper()} (it may have expired)."}, status_code=404)
+        info["poll_ms"] = int(settings.room_poll_seconds * 1000)
         return JSONResponse(info, headers={"Cache-Control": "no-store"})
 
     async def leaderboard(request: Request) -> Response:

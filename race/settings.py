@@ -32,10 +32,23 @@ class Settings:
     ws_compression: str = "deflate"
     presence_ttl: float = 30.0
     write_timeout: float = 10.0
+    #: How long a player must have been away before the others may act without them (as host,
+    #: or to end a race they are still in): a reload or a dropped connection is not gone.
+    host_away_seconds: float = 15.0
+    #: How often the home page asks for the live rooms again.
+    live_poll_seconds: float = 5.0
+    #: How often a page with no seat in a room that is closed to it looks the room up again.
+    room_poll_seconds: float = 3.0
 
     def __post_init__(self) -> None:
         if self.write_timeout <= 0:
             raise ValueError(f"WRITE_TIMEOUT_SECONDS must be positive, got {self.write_timeout:g}")
+        polls = (("LIVE_POLL_SECONDS", self.live_poll_seconds), ("ROOM_POLL_SECONDS", self.room_poll_seconds))
+        for name, value in polls:
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value:g}")
+        if self.host_away_seconds < 0:
+            raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -72,4 +85,7 @@ class Settings:
             ws_compression=compression,
             presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
+            host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
+            live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
+            room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),
         )

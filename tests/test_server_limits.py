@@ -4,12 +4,14 @@ and the origin check for browsers. (Message size and rate limits: test_server_in
 from __future__ import annotations
 
 import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import websockets
 
+from race.settings import Settings
 from tests.support import Client, Server
 
 
@@ -140,5 +142,28 @@ async def test_without_allowed_origins_only_the_server_own_host_is_allowed() -> 
         await same.close()
         error, code = await refused(server.ws_url, origin="http://evil.example")
         assert (error["code"], code) == ("bad_origin", 1008)
+    finally:
+        server.stop()
+
+
+def test_timings_the_page_waits_on_are_settings() -> None:
+    settings = Settings.from_env({"HOST_AWAY_SECONDS": "0.5", "LIVE_POLL_SECONDS": "1", "ROOM_POLL_SECONDS": "0.25"})
+    assert (settings.host_away_seconds, settings.live_poll_seconds, settings.room_poll_seconds) == (0.5, 1.0, 0.25)
+    assert Settings.from_env({}).host_away_seconds == 15.0
+    with pytest.raises(ValueError, match="LIVE_POLL_SECONDS must be positive"):
+        Settings.from_env({"LIVE_POLL_SECONDS": "0"})
+
+
+async def test_the_server_tells_pages_the_timings_it_decides() -> None:
+    server = Server("", HOST_AWAY_SECONDS="2", LIVE_POLL_SECONDS="0.5", ROOM_POLL_SECONDS="0.25")
+    try:
+        client = await Client.connect(server.ws_url)
+        assert client.hello["host_away_ms"] == 2000
+        joined = await client.request({"type": "create", "name": "Ann"}, "joined")
+        await client.close()
+        with urllib.request.urlopen(server.url + "/api/rooms", timeout=10) as r:
+            assert json.loads(r.read())["poll_ms"] == 500
+        with urllib.request.urlopen(f"{server.url}/api/rooms/{joined['room']['code']}", timeout=10) as r:
+            assert json.loads(r.read())["poll_ms"] == 250
     finally:
         server.stop()

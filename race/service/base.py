@@ -24,9 +24,10 @@ log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
 DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
 RETRIES = 20
-#: How long a player must have been away before the others may act without them: as host
-#: when it is the host, or to end a race it is still in. A page being reloaded, or a phone
-#: that dropped its connection for a moment, is not gone.
+#: How long a player must have been away before the others may act without them, unless the
+#: service is told otherwise (``host_away_ms``): as host when it is the host, or to end a race
+#: it is still in. A page being reloaded, or a phone that dropped its connection for a moment,
+#: is not gone.
 HOST_AWAY_MS = 15_000
 #: The seats with a connection open, and since when (server ms) each seat that went is away.
 Here = tuple[set[str], dict[str, int]]
@@ -94,6 +95,7 @@ class ServiceBase:
         countdown_ms: int = 3000,
         max_game_moves: int = 10_000,
         rooms_per_minute: float | None = None,
+        host_away_ms: int = HOST_AWAY_MS,
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
     ) -> None:
         self.store = store
@@ -107,6 +109,7 @@ class ServiceBase:
         #: Rooms (races and daily attempts) one address may start a minute (None: no bound).
         self.rooms_per_minute = rooms_per_minute
         self.on_deadline = on_deadline
+        self.host_away_ms = host_away_ms
         #: Called with a room whose timed events are all moot (its race is over, or a new
         #: round waits in its lobby).
         self.on_moot: Callable[[str], None] | None = None

@@ -23,7 +23,7 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import HOST_AWAY_MS, RETRIES, Here, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import RETRIES, Here, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -182,7 +182,7 @@ class LobbyActions(ServiceBase):
         here = await self._seats_here(session.room, session.seat)
 
         def change(meta: Meta, now: int) -> None:
-            _act_as_host(meta, session.seat or "", here, now, "only the host can start the race")
+            _act_as_host(meta, session.seat or "", here, now, "only the host can start the race", self.host_away_ms)
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "the race has already started")
             self._begin(meta, now)
@@ -235,7 +235,7 @@ class LobbyActions(ServiceBase):
             if host is not None:
                 if host not in meta.seats:  # removed since: it may not remove anyone
                     raise _gone()
-                _act_as_host(meta, host, here, now, "only the host can remove a player")
+                _act_as_host(meta, host, here, now, "only the host can remove a player", self.host_away_ms)
             if sid not in meta.seats:
                 if int(sid[1:]) <= _last_seat(meta):
                     return False  # given up already (this is a retry)
@@ -302,16 +302,16 @@ def _last_seat(meta: Meta) -> int:
     return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)
 
 
-def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: str) -> None:
+def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: str, away_ms: int) -> None:
     """Let ``seat`` do what only the host may: it is the host, or the host has been away (no
-    connection open, by ``here``) for :data:`HOST_AWAY_MS`, and then ``seat`` takes over as
+    connection open, by ``here``) for ``away_ms``, and then ``seat`` takes over as
     host, so a lobby whose host went away is not stuck; a page being reloaded is not away."""
     if meta.host == seat:
         return
     seats, since = here or (set(), {})
     if here is None or meta.host in seats or seat not in seats:
         raise ProtocolError("not_host", f"{refusal} (or any player here while the host is away)")
-    wait = since.get(meta.host, 0) + HOST_AWAY_MS - now
+    wait = since.get(meta.host, 0) + away_ms - now
     if wait > 0:
         raise ProtocolError(
             "not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s"

@@ -9,7 +9,7 @@ from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
-from race.service.base import HOST_AWAY_MS, RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, SEAT, player_view, room_view, seats_of, state_view
 
@@ -140,7 +140,7 @@ class RaceActions(ServiceBase):
         final ``room``, the unfinished ranked by their cards home. The host may, at any time;
         so may a player who is out of the race (finished or resigned) when at most one of
         the players still in it is here, a player who has been away (no connection open) for
-        :data:`HOST_AWAY_MS` not counting. So nobody who vanished, the host included, can
+        the service's ``host_away_ms`` not counting. So nobody who vanished, the host included, can
         keep the race from ending."""
         code = session.room
         assert code is not None
@@ -162,13 +162,13 @@ class RaceActions(ServiceBase):
 
     async def _may_end_without(self, code: str, racing: list[str]) -> None:
         """Refuse to end the race for a player who is out of it unless at most one of the
-        seats ``racing`` still counts: one is here, or went less than :data:`HOST_AWAY_MS`
+        seats ``racing`` still counts: one is here, or went less than ``host_away_ms``
         ago and may be back (a reload, a dropped connection)."""
         here, since = await self._here(code) or (set(racing), {})
-        now = self.clock()
+        now, away_ms = self.clock(), self.host_away_ms
         present = sum(sid in here for sid in racing)
         # how long until each one who went stops counting, for those who still count
-        waits = sorted(w for sid in racing if sid not in here and (w := since.get(sid, 0) + HOST_AWAY_MS - now) > 0)
+        waits = sorted(w for sid in racing if sid not in here and (w := since.get(sid, 0) + away_ms - now) > 0)
         if present + len(waits) <= 1:
             return
         if present >= 2:
