@@ -5,18 +5,21 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-$ROOT/.venv}"
 
 ensure_venv() {
-    # $1: the extras to install ("" or "test").
-    local extras="${1:-}" stamp="$VENV/.installed-${1:-base}"
+    # $1: the extras to install ("" or "test"). Says in one line what a slow install is doing;
+    # when everything is installed already it says nothing.
+    local extras="${1:-}" stamp="$VENV/.installed-${1:-base}" what="crescent-race${1:+[$1]}"
+    if [ -f "$stamp" ] && [ ! "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+        return 0
+    fi
     if [ ! -x "$VENV/bin/python" ]; then
-        echo "==> creating virtual environment in $VENV"
+        echo "==> first run: installing $what and its dependencies into ${VENV#"$ROOT"/} (a minute or two, once)"
         python3 -m venv "$VENV"
+    else
+        echo "==> installing $what and its dependencies into ${VENV#"$ROOT"/} (a minute or so)"
     fi
-    if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
-        echo "==> installing crescent-race${extras:+[$extras]}"
-        "$VENV/bin/python" -m pip install -q --upgrade pip
-        "$VENV/bin/python" -m pip install -q -e "$ROOT${extras:+[$extras]}"
-        touch "$stamp"
-    fi
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e "$ROOT${extras:+[$extras]}"
+    touch "$stamp"
 }
 
 apt_install() {
