@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
                 "host_away_ms": service.host_away_ms,
+                "share_origin": settings.share_origin,
             }
             connection = Connection(ws, hub, service, settings, presence, seat_buckets, ip)
             live.add(connection)

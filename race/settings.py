@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: ``deflate``: accept permessage-deflate when a client offers it; ``none``: never.
@@ -39,6 +40,8 @@ class Settings:
     live_poll_seconds: float = 5.0
     #: How often a page with no seat in a room that is closed to it looks the room up again.
     room_poll_seconds: float = 3.0
+    #: The origin friends' devices can open (sent to pages in ``hello``); None: none known.
+    share_origin: str | None = None
 
     def __post_init__(self) -> None:
         if self.write_timeout <= 0:
@@ -47,6 +50,11 @@ class Settings:
         for name, value in polls:
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value:g}")
+        if self.share_origin is not None:
+            parts = urlsplit(self.share_origin)
+            if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+                example = "http://192.168.1.20:8000"
+                raise ValueError(f"SHARE_ORIGIN must be an origin such as {example}, got {self.share_origin!r}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
@@ -88,4 +96,5 @@ class Settings:
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
             room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),
+            share_origin=env.get("SHARE_ORIGIN", "").strip().rstrip("/") or None,
         )
