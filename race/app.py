@@ -49,7 +49,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     hub = Hub(store, clock=service.clock)
     service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
     hub.on_room = service.follow
-    presence = Presence(store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, on_player=service.relist)
+    presence = Presence(
+        store,
+        ttl=settings.presence_ttl,
+        local_deliver=hub.deliver_local,
+        on_player=service.relist,
+        describe=service.presence_end,
+    )
     daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
     per_ip: dict[str, int] = {}
     seat_buckets = SeatBuckets()

@@ -55,6 +55,7 @@ class Presence:
         clock: Callable[[], float] = time.time,
         local_deliver: Callable[[str, str], None] | None = None,
         on_player: Callable[[str], Coroutine[Any, Any, None]] | None = None,
+        describe: Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
@@ -66,6 +67,9 @@ class Presence:
         #: its presence (an arrival, or a refresh after an outage outlasted the ttl): the room
         #: is live again.
         self.on_player = on_player
+        #: Adds to a room's ``presence`` message what depends on the room as well (the
+        #: service's ``end_from``) before it is sent.
+        self.describe = describe
         self.ttl = ttl
         self.watchers_every = watchers_every
         self.clock = clock  # Unix seconds, the clock the members' times are on
@@ -145,6 +149,8 @@ class Presence:
                 now = self.clock()
                 roll = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
+            if self.describe is not None:
+                await self.describe(room, view)
             if tell == "always" or (roll.changed and tell == "now"):
                 text = p.encode(view)
                 await self.store.publish(room, text if skip is None else not_to(skip, text))

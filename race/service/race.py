@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 from race import protocol as p
@@ -11,7 +13,7 @@ from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
 from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
-from race.views import META, SEAT, player_view, room_view, seats_of, state_view
+from race.views import META, SEAT, player_view, presence_view, room_view, seats_of, state_view
 
 
 class RaceActions(ServiceBase):
@@ -133,7 +135,7 @@ class RaceActions(ServiceBase):
             return
         if meta.kind == "daily" and meta.round == 1 and seat.seat == "s1" and self.on_daily_finish is not None:
             await self.on_daily_finish(meta, seat)
-        await self.end_if_done(code)
+        await self._out(code)
 
     async def end(self, session: Session) -> list[dict[str, Any]]:
         """End the race now, for players who went away without resigning: everyone gets the
@@ -161,22 +163,35 @@ class RaceActions(ServiceBase):
         return []
 
     async def _may_end_without(self, code: str, racing: list[str]) -> None:
-        """Refuse to end the race for a player who is out of it unless at most one of the
-        seats ``racing`` still counts: one is here, or went less than ``host_away_ms``
-        ago and may be back (a reload, a dropped connection)."""
+        """Refuse to end the race for a player who is out of it before :func:`end_from`."""
         here, since = await self._here(code) or (set(racing), {})
-        now, away_ms = self.clock(), self.host_away_ms
-        present = sum(sid in here for sid in racing)
-        # how long until each one who went stops counting, for those who still count
-        waits = sorted(w for sid in racing if sid not in here and (w := since.get(sid, 0) + away_ms - now) > 0)
-        if present + len(waits) <= 1:
-            return
-        if present >= 2:
+        at, now = end_from(racing, here, since, self.host_away_ms), self.clock()
+        if at is None:
             raise ProtocolError("not_host", "only the host can end the race while two players still in it are here")
-        # the wait until all but one of them (none, with one here) no longer count
-        wait = waits[-1] if present else waits[-2]
-        soon = f"try again in {(wait + 999) // 1000} s"
-        raise ProtocolError("not_host", f"a player still racing has only just gone and may be back: {soon}")
+        if at > now:
+            soon = f"try again in {(at - now + 999) // 1000} s"
+            raise ProtocolError("not_host", f"a player still racing has only just gone and may be back: {soon}")
+
+    async def presence_end(self, code: str, view: dict[str, Any]) -> None:
+        """Add to the room's ``presence`` message its ``end_from`` (``None`` outside a race)."""
+        docs = await self.store.read_all(code)
+        meta = META.decode(docs["meta"].data) if "meta" in docs else None
+        if meta is None or phase(meta, self.clock()) not in ("racing", "countdown"):
+            view["end_from"] = None
+            return
+        racing = [sid for sid in meta.seats if not is_done(SEAT.decode(docs[seat_key(sid)].data))]
+        view["end_from"] = end_from(racing, set(view["here"]), view["away_since"], self.host_away_ms)
+
+    async def _out(self, code: str) -> None:
+        """A player went out of the race: end it if everyone is out, else tell the room its
+        presence again, since its ``end_from`` may have changed."""
+        if await self.end_if_done(code):
+            return
+        roll = await self.store.presence(code, self.clock() / 1000)
+        if roll.version:
+            view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
+            await self.presence_end(code, view)
+            await self.store.publish(code, _dump(view))
 
     async def _with_history(self, code: str, seat: Seat) -> Game:
         """``seat``'s game with its whole history (to undo, and to save the next move's
@@ -275,8 +290,24 @@ class RaceActions(ServiceBase):
                 break
         else:
             raise _conflict()
-        await self.end_if_done(code)
+        await self._out(code)
         return [state_view(seat, game, version)]
+
+
+def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
+    """The server time from which a player who is out of the race may end it: once at most
+    one of the seats ``racing`` still counts, that is, is here or went less than ``away_ms``
+    ago (a reload, a dropped connection); ``None`` while two of them are here.
+
+    >>> end_from(["s1", "s2", "s3"], {"s1"}, {"s2": 1000, "s3": 4000}, 15000)
+    19000
+    >>> end_from(["s1", "s2"], {"s1", "s2"}, {}, 15000) is None, end_from(["s1"], {"s1"}, {}, 15000)
+    (True, 0)
+    """
+    until = sorted(math.inf if sid in here else since.get(sid, 0) + away_ms for sid in racing)
+    if len(until) < 2:
+        return 0
+    return None if until[-2] == math.inf else int(until[-2])
 
 
 def _not_out(seat: Seat) -> None:
