@@ -294,16 +294,6 @@ def test_the_daily_page_on_phones_cuts_nothing_off_and_fits_a_long_name(browsing
     browsing.snap("winner")
 
 
-ORDINAL_JS = "async (ns) => { const { ordinal } = await import('/panels.js'); return ns.map(ordinal); }"
-
-
-def test_places_read_as_ordinals(browsing: Browsing) -> None:
-    page = browsing.open("page", "/").page
-    places = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th"}
-    places |= {14: "14th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"}
-    assert page.evaluate(ORDINAL_JS, list(places)) == list(places.values())
-
-
 # Whether a ranking row's "you" tag is on the line of its name's last line (the name is its
 # cell's first text).
 TAG_ON_NAME_LINE_JS = """(row) => {

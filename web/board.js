@@ -14,7 +14,7 @@
 // card whatever it could do (so a card a foundation takes can still go to the other
 // foundation or to a pile), and Enter or Space on a lit target then plays there.
 
-import { card, foundationLabel, parseMove, SUIT_ORDER } from "./cards.js";
+import { card, foundationLabel, parseMove, SUIT_ORDER } from "./model/cards.js";
 import { announce, announcer, h } from "./dom.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];

@@ -5,7 +5,7 @@
 // offers only the server's legal moves.
 
 import { BoardView } from "./board.js";
-import { describeMove, parseMove, preview } from "./cards.js";
+import { describeMove, parseMove, preview } from "./model/cards.js";
 import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, sentence, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel, showJoinNote } from "./lobby.js";
 import { Link } from "./net.js";

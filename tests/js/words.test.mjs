@@ -1,0 +1,65 @@
+// Words, news and card notation: what the pages write, without a browser.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { describeMove, parseMove, preview } from "../../web/model/cards.js";
+import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
+import { initial, reduce } from "../../web/model/room.js";
+import { count, formatMs, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
+
+test("places read as ordinals", () => {
+  const places = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th" };
+  Object.assign(places, { 14: "14th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th" });
+  assert.deepEqual(Object.keys(places).map(Number).map(ordinal), Object.values(places));
+});
+
+test("times, counts, statuses and rooms in words", () => {
+  assert.deepEqual([formatMs(0), formatMs(34_456), formatMs(3_723_400), formatMs(-1500), formatMs(null)], ["0:00.0", "0:34.4", "1:02:03.4", "-0:01.5", "–"]);
+  assert.deepEqual([count(1, "move"), count(3, "move"), count(1, "shuffle left", "shuffles left")], ["1 move", "3 moves", "1 shuffle left"]);
+  assert.equal(statusText({ finished_ms: 34_400 }), "finished 0:34.4");
+  assert.equal(statusText({ finished_ms: null, resigned: true }), "resigned");
+  assert.equal(sentence("the race is over"), "The race is over");
+  assert.equal(roomSummary({ difficulty: "hard", deal: 42, time_limit: 90, round: 2 }), "hard · deal 42 · 1 min 30 s limit · round 2");
+});
+
+const p = (seat, name, extra = {}) => ({ seat, name, finished_ms: null, resigned: false, stuck: false, moves: 10, ...extra });
+
+test("the race's news: finishes with their place, resignations, getting stuck; never mine", () => {
+  const before = [p("s1", "Ann"), p("s2", "Bob"), p("s3", "Cy"), p("s4", "Dee")];
+  const after = [p("s1", "Ann", { resigned: true }), p("s2", "Bob", { finished_ms: 34_400 }), p("s3", "Cy", { stuck: true }), p("s4", "Dee")];
+  assert.equal(raceNews(before, after), "Ann resigned. Bob finished in 0:34.4 (1st). Cy is stuck.");
+  assert.equal(raceNews(before, after, "s2"), "Ann resigned. Cy is stuck.");
+  const room = { phase: "over", time_limit: null, ranking: [{ place: 1, name: "Bob" }, { place: 2, name: "Ann" }] };
+  assert.equal(overNews("racing", room), "Race over: Bob placed 1st of 2.");
+  assert.equal(overNews("over", room), "");
+});
+
+test("who went away and who is back (a newcomer is not back)", () => {
+  const players = [p("s1", "Ann"), p("s2", "Bob"), p("s3", "Cy")];
+  const before = { here: ["s1", "s2"] };
+  assert.equal(presenceNews(before, { here: ["s1", "s3"] }, players, "s1", new Set(["s1", "s2"])), "Bob went away.");
+  assert.equal(presenceNews({ here: ["s1"] }, { here: ["s1", "s2"] }, players, "s1", new Set(["s1", "s2"])), "Bob is back.");
+  assert.equal(presenceNews(null, before, players), "");
+});
+
+test("news between two states: a spectator hears the end, a player does not", () => {
+  const room = { code: "ABC", round: 1, phase: "racing", time_limit: null, players: [p("s1", "Ann"), p("s2", "Bob")], ranking: [] };
+  const watching = reduce(initial("ABC"), { type: "watching", room });
+  const over = { ...room, phase: "over", players: [p("s1", "Ann", { finished_ms: 1000 }), p("s2", "Bob")], ranking: [{ place: 1, name: "Ann" }, { place: 2, name: "Bob" }] };
+  const after = reduce(watching, { type: "room", room: over });
+  assert.equal(news(watching, after, { spectator: true }), "Ann finished in 0:01.0 (1st). Race over: Ann placed 1st of 2.");
+  assert.equal(news(watching, after), ""); // no seat, and not a spectator's page
+  assert.equal(news(watching, reduce(watching, { type: "room", room: { ...over, round: 2 } }), { spectator: true }), "");
+});
+
+test("moves in words, and the board shown while the server confirms one", () => {
+  const board = { piles: [["KH", "7H"], ["8H"]], foundations: { uH: { top: "6H", count: 6 } }, shuffles_left: 2 };
+  assert.equal(describeMove(board, "p0>p1"), "7♥ onto 8♥");
+  assert.equal(describeMove(board, "p0>uH"), "7♥ to ♥ up");
+  assert.equal(describeMove(board, "shuffle"), "Shuffle");
+  assert.deepEqual(parseMove("p3>dS").to, { kind: "foundation", key: "dS", up: false, suit: "S" });
+  const moved = preview(board, "p0>uH");
+  assert.deepEqual([moved.piles[0], moved.foundations.uH], [["KH"], { top: "7H", count: 7 }]);
+  assert.deepEqual(board.piles[0], ["KH", "7H"]); // the board itself is left as it was
+  assert.deepEqual(preview(board, "shuffle").piles[0], ["7H", "KH"]);
+});

@@ -1,0 +1,64 @@
+// The room's news in words, for screen readers: never each move, only a player's finish,
+// resignation or getting stuck, who went away or is back, and (for a spectator) the end.
+
+import { endedByTime } from "./select.js";
+import { finished, formatMs, ordinal } from "./words.js";
+
+/** The news of the change from state ``before`` to ``after``; ``spectator``: the watch page
+ * (a player's page says the end in its banner). */
+export function news(before, after, { spectator = false } = {}) {
+  const was = before.room;
+  const room = after.room;
+  const lines = [];
+  if (was && room && was.round === room.round && (after.seat || spectator)) {
+    lines.push(raceNews(was.players, room.players, after.seat));
+    if (spectator) lines.push(overNews(was.phase, room));
+  }
+  if (before.presence !== after.presence) {
+    lines.push(presenceNews(before.presence, after.presence, room?.players || [], after.seat, new Set(before.seen)));
+  }
+  return lines.filter(Boolean).join(" ");
+}
+
+/** A finisher's place among ``players``: finishers rank by time, then by fewer moves. */
+function finishPlace(players, p) {
+  const ahead = players.filter((q) => q.seat !== p.seat && finished(q) && (q.finished_ms < p.finished_ms || (q.finished_ms === p.finished_ms && q.moves < p.moves)));
+  return ahead.length + 1;
+}
+
+/** "Bob finished in 0:34.4 (1st).", "Cleo resigned.", "Dan is stuck.", of players but ``me``. */
+export function raceNews(before, after, me = null) {
+  const was = new Map(before.map((p) => [p.seat, p]));
+  const lines = [];
+  for (const p of after) {
+    const old = was.get(p.seat);
+    if (p.seat === me || !old) continue; // a newcomer is no news of the race
+    if (finished(p) && !finished(old)) lines.push(`${p.name} finished in ${formatMs(p.finished_ms)} (${ordinal(finishPlace(after, p))}).`);
+    else if (p.resigned && !old.resigned) lines.push(`${p.name} resigned.`);
+    else if (p.stuck && !old.stuck && !finished(p) && !p.resigned) lines.push(`${p.name} is stuck.`);
+  }
+  return lines.join(" ");
+}
+
+/** "Race over: Bob placed 1st of 4.", when ``room`` is over and was not (``was``: phase). */
+export function overNews(was, room) {
+  if (room.phase !== "over" || (was !== "racing" && was !== "countdown")) return "";
+  const ranking = room.ranking || [];
+  const head = endedByTime(room) ? "Time is up: race over" : "Race over";
+  const first = ranking.find((r) => r.place === 1);
+  return first ? `${head}: ${first.name} placed 1st of ${ranking.length}.` : `${head}.`;
+}
+
+/** "Bob went away.", "Bob is back." (``seen``: seats ever here: a newcomer is not back). */
+export function presenceNews(before, after, players, me = null, seen = new Set()) {
+  if (!before || !after) return "";
+  const lines = [];
+  for (const p of players) {
+    if (p.seat === me) continue;
+    const was = before.here.includes(p.seat);
+    const is = after.here.includes(p.seat);
+    if (was && !is) lines.push(`${p.name} went away.`);
+    else if (!was && is && seen.has(p.seat)) lines.push(`${p.name} is back.`);
+  }
+  return lines.join(" ");
+}

@@ -1,0 +1,77 @@
+// Words and numbers as the pages write them (pure: no DOM).
+
+export const TOTAL = 104; // cards in a deal
+
+/** Milliseconds as m:ss.t (or h:mm:ss.t). */
+export function formatMs(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
+  const negative = ms < 0;
+  ms = Math.abs(ms);
+  const tenths = Math.floor(ms / 100) % 10;
+  const total = Math.floor(ms / 1000);
+  const s = total % 60;
+  const m = Math.floor(total / 60) % 60;
+  const hours = Math.floor(total / 3600);
+  const mm = hours ? String(m).padStart(2, "0") : String(m);
+  const text = `${hours ? hours + ":" : ""}${mm}:${String(s).padStart(2, "0")}.${tenths}`;
+  return negative ? "-" + text : text;
+}
+
+/** A place as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th. */
+export function ordinal(n) {
+  const teen = Math.floor(n / 10) % 10 === 1;
+  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+/** A count and its noun, singular for one: "1 move", "3 moves", "1 shuffle left" with
+ * ``many`` "shuffles left". */
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** ``text`` with a capital first letter: the server's messages start in lower case, as
+ * an API's do, and are shown as sentences. */
+export function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Whether ``p`` (a player entry or a state) has finished: it has a finish time. */
+export function finished(p) {
+  return p.finished_ms !== null && p.finished_ms !== undefined;
+}
+
+/** Whether ``p`` is out of the race: finished (won) or resigned. */
+export function isOut(p) {
+  return !!p && (finished(p) || !!p.resigned || !!p.won);
+}
+
+/** A player's status in words: finished time, won, stuck, resigned or racing (""). */
+export function statusText(p) {
+  if (finished(p)) return `finished ${formatMs(p.finished_ms)}`;
+  if (p.won) return "won";
+  if (p.resigned) return "resigned";
+  if (p.stuck) return "stuck";
+  return "";
+}
+
+/** A player's status as a key: finished, resigned, stuck or racing. */
+export function statusKey(p) {
+  if (finished(p)) return "finished";
+  if (p.resigned) return "resigned";
+  if (p.stuck) return "stuck";
+  return "racing";
+}
+
+/** What a room is, for its page's header: "hard · deal 42 · 10 min limit · round 2". */
+export function roomSummary(room) {
+  const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
+  return `${room.difficulty} · deal ${room.deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}`;
+}
+
+/** A time limit in words: "10 min", "30 s", "1 min 30 s". */
+export function limitText(seconds) {
+  const min = Math.floor(seconds / 60);
+  const sec = seconds % 60;
+  return [min ? `${min} min` : "", sec ? `${sec} s` : ""].filter(Boolean).join(" ");
+}
