@@ -1,14 +1,23 @@
-// The single-page app: one router over the server's pages.
+// The single-page app: one router over the server's pages, and the connection's state in
+// the top bar.
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
 
 import { dailyView } from "./daily.js";
 import { homeView } from "./home.js";
+import { linkStatus } from "./net.js";
 import { roomView } from "./room.js";
 import { watchView } from "./watch.js";
 
 const root = document.getElementById("app");
+const connection = document.querySelector("[data-testid=connection]");
+const STATUS_WORDS = { connecting: "connecting…", offline: "reconnecting…" };
 let current = null;
+
+linkStatus.addEventListener("status", ({ detail }) => {
+  connection.dataset.state = detail;
+  connection.textContent = STATUS_WORDS[detail] ?? "";
+});
 
 function route(handoff = null) {
   current?.destroy();

@@ -1,12 +1,19 @@
-// One websocket to the server, reconnecting with backoff, with the server's clock.
+// One websocket to the server, reconnecting with backoff, with the server's clock. No DOM:
+// how the connection is doing goes out as a "status" event of `linkStatus` (the app shows it).
 //
 // `serverNow()` is the local clock corrected by the offset measured from "hello" and "pong"
 // (the round trip with the smallest delay wins), so every timer counts from the server's
 // own start time.
 
+/** Each link's "status" events: `detail` connecting, online, offline, replaced or idle. */
+export const linkStatus = new EventTarget();
+
+/** How soon a page asks again when the server did not answer (the page's own wait). */
+export const RETRY_MS = 5000;
+
 export class Link {
   /**
-   * @param {object} handlers onOpen(link) after each hello, onMessage(msg), onStatus(state, detail),
+   * @param {object} handlers onOpen(hello) after each hello, onMessage(msg),
    *   onKicked(reason) when the server closed us for good (the seat was opened elsewhere),
    *   onRemoved(reason) when the host took the seat away.
    */
@@ -21,6 +28,7 @@ export class Link {
     this.pingTimer = null;
     this.pingSent = 0;
     this.ready = false;
+    this.hello = null; // the server's last hello
   }
 
   url() {
@@ -49,13 +57,14 @@ export class Link {
       }
       if (msg.type === "hello") {
         this.offset = msg.server_time - Date.now();
+        this.hello = msg;
         this.attempt = 0;
         this.ready = true;
         this.status("online");
         this.ping();
         clearInterval(this.pingTimer);
         this.pingTimer = setInterval(() => this.ping(), 15000);
-        this.handlers.onOpen?.(this);
+        this.handlers.onOpen?.(msg);
         return;
       }
       if (msg.type === "pong") {
@@ -87,7 +96,7 @@ export class Link {
       }
       if (this.stopped) return;
       const delay = Math.min(5000, 300 * 2 ** this.attempt++);
-      this.status("offline", delay);
+      this.status("offline");
       this.timer = setTimeout(() => this.connect(), delay);
     });
   }
@@ -124,12 +133,7 @@ export class Link {
     this.status("idle");
   }
 
-  status(state, detail) {
-    const el = document.querySelector("[data-testid=connection]");
-    if (el) {
-      el.dataset.state = state;
-      el.textContent = { connecting: "connecting…", online: "", offline: "reconnecting…", replaced: "", idle: "" }[state] ?? "";
-    }
-    this.handlers.onStatus?.(state, detail);
+  status(state) {
+    linkStatus.dispatchEvent(new CustomEvent("status", { detail: state }));
   }
 }
