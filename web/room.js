@@ -4,7 +4,7 @@
 // connection) resumes the same seat and board. The page draws what the server sends and
 // offers only the server's legal moves.
 
-import { BoardView } from "./board.js";
+import { BoardView } from "./board/board.js";
 import { describeMove, parseMove, preview } from "./model/cards.js";
 import { announce, announcer, fill, formatMs, h, NAME_KEY, refill, sentence, store, toast, tokenKey } from "./dom.js";
 import { joinForm, lobbyPanel, showJoinNote } from "./lobby.js";

@@ -1,6 +1,6 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
-import { BoardView } from "./board.js";
+import { BoardView } from "./board/board.js";
 import { announce, announcer, fill, formatMs, h } from "./dom.js";
 import { Link } from "./net.js";
 import {

@@ -1,28 +1,19 @@
 // The board: 16 fanned piles in a crescent around the 8 foundations. It knows no rules: it
 // draws the board the server sent and offers exactly the server's legal moves, by drag and
-// drop or by tapping.
-//
-// Input is a small state machine per pointer: idle -> pressed (pointerdown on the board)
-// -> dragging (moved further than the threshold from the press, and the pressed card can
-// move) -> idle. Releasing while still "pressed" is a tap. A drop on a lit target sends the
-// move; a drop anywhere else snaps the card back and sends nothing. Held still for
-// LONG_PRESS_MS, a press becomes "held": the card is selected (its targets lit) rather than
-// played, and the release sends nothing; moving on from there is still a drag (a finger or
-// a pen: a mouse's slow click is a click).
+// drop (drag.js) or by tapping.
 //
 // Keys: Enter or Space on a focused pile or foundation is a tap; with Shift it selects the
 // card whatever it could do (so a card a foundation takes can still go to the other
 // foundation or to a pile), and Enter or Space on a lit target then plays there.
 
-import { card, foundationLabel, parseMove, SUIT_ORDER } from "./model/cards.js";
-import { announce, announcer, h } from "./dom.js";
+import { announce, announcer, h } from "../dom.js";
+import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js";
+import { PointerInput } from "./drag.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
 export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
 const ARC = [1, 0.42, 0.1, 0, 0, 0.1, 0.42, 1]; // how far each column bends toward the middle
 const FOUNDATION_ROWS = [SUIT_ORDER.map((s) => "u" + s), SUIT_ORDER.map((s) => "d" + s)];
-const THRESHOLD = { mouse: 5, pen: 6, touch: 10 };
-const LONG_PRESS_MS = 500;
 
 /** A card element: rank and suit as text in the corner, a big suit symbol in the middle. */
 export function cardElement(text, extra = {}) {
@@ -44,13 +35,11 @@ export function cardElement(text, extra = {}) {
 export class BoardView {
   /**
    * @param {object} options interactive (accept input), compact (small, for spectators),
-   *   onMove(text) called with a legal move the player made, onRefused(text) for a tap that
-   *   has nothing to do.
+   *   onMove(text) called with a legal move the player made.
    */
-  constructor({ interactive = false, compact = false, onMove = null, onRefused = null } = {}) {
+  constructor({ interactive = false, compact = false, onMove = null } = {}) {
     this.interactive = interactive;
     this.onMove = onMove;
-    this.onRefused = onRefused;
     this.board = null;
     this.legal = [];
     this.bySource = new Map();
@@ -58,8 +47,6 @@ export class BoardView {
     this.pending = false;
     this.closed = null; // why no card moves now, when none may (the race has not started)
     this.selected = null;
-    this.press = null;
-    this.heldAt = -Infinity; // when the last long press selected a card (for its context menu)
     this.fly = null;
     this.dirty = false;
     this.piles = [];
@@ -70,17 +57,8 @@ export class BoardView {
     });
     this.build();
     if (interactive) {
-      this.el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+      this.input = new PointerInput(this);
       this.el.addEventListener("keydown", (e) => this.onKey(e));
-      this.el.addEventListener("dragstart", (e) => e.preventDefault());
-      // A long touch on a card is a long press here: no context menu, no text selection.
-      this.el.addEventListener("contextmenu", (e) => {
-        if (this.press || this.heldAt > performance.now() - 1000) e.preventDefault();
-      });
-      this.el.addEventListener("selectstart", (e) => this.press && e.preventDefault());
-      this.moveHandler = (e) => this.onPointerMove(e);
-      this.upHandler = (e) => this.onPointerUp(e);
-      this.cancelHandler = (e) => this.onPointerCancel(e);
     }
   }
 
@@ -150,7 +128,7 @@ export class BoardView {
     if (version !== null) this.el.dataset.version = version;
     this.el.dataset.legal = legal.join(" "); // what this board offers, for tests and tools
     this.el.toggleAttribute("data-pending", pending);
-    if (this.press && this.press.state === "dragging") {
+    if (this.input?.dragging) {
       this.dirty = true;
       return;
     }
@@ -301,7 +279,6 @@ export class BoardView {
       void el.offsetWidth; // restart the animation
       el.classList.add("nope");
     }
-    this.onRefused?.(key);
   }
 
   /** Emit a legal move; the card will glide from `fromRect` (default: where it lies now). */
@@ -358,170 +335,6 @@ export class BoardView {
     // selection: that plays there, as without Shift (a Shift still held changes nothing).
     if (e.shiftKey && !this.isTarget(key)) this.select(key);
     else this.tap(key);
-  }
-
-  // -- pointer state machine -------------------------------------------------------
-
-  onPointerDown(e) {
-    if (this.press || (e.pointerType === "mouse" && e.button !== 0)) return;
-    const zone = e.target.closest("[data-drop]");
-    if (!zone || !this.el.contains(zone)) {
-      this.clearSelection();
-      return;
-    }
-    const key = zone.dataset.drop;
-    const cardEl = e.target.closest(".card[data-top]");
-    const draggable = !this.pending && !!cardEl && zone.contains(cardEl) && this.bySource.has(key);
-    if (draggable) e.preventDefault(); // no text selection or native drag
-    const press = {
-      state: "pressed",
-      key,
-      cardEl: draggable ? cardEl : null,
-      id: e.pointerId,
-      type: e.pointerType,
-      x: e.clientX,
-      y: e.clientY,
-      ghost: null,
-      hover: null,
-      timer: null,
-    };
-    this.press = press;
-    // A finger or pen held still selects the card instead of playing it (when it has a move;
-    // on a lit target the press plays there however long it lasts). Not a mouse: a slow
-    // click is a click, and Shift+Enter or a drag do the same there.
-    if (e.pointerType !== "mouse" && !this.pending && this.bySource.has(key) && !this.isTarget(key)) {
-      press.timer = setTimeout(() => this.onLongPress(press), LONG_PRESS_MS);
-    }
-    window.addEventListener("pointermove", this.moveHandler);
-    window.addEventListener("pointerup", this.upHandler);
-    window.addEventListener("pointercancel", this.cancelHandler);
-  }
-
-  onPointerMove(e) {
-    const press = this.press;
-    if (!press || e.pointerId !== press.id) return;
-    const dx = e.clientX - press.x;
-    const dy = e.clientY - press.y;
-    if (press.state === "pressed" || press.state === "held") {
-      if (Math.hypot(dx, dy) < (THRESHOLD[press.type] ?? 6)) return;
-      this.stopLongPress(press); // moved: no long press any more
-      if (!press.cardEl) return;
-      this.startDrag(press);
-    }
-    e.preventDefault();
-    press.ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(2deg)`;
-    const over = this.dropKeyAt(e.clientX, e.clientY);
-    if (over !== press.hover) {
-      if (press.hover) this.zone(press.hover)?.classList.remove("hover");
-      press.hover = over;
-      if (over && press.targets.has(over)) this.zone(over)?.classList.add("hover");
-    }
-  }
-
-  /** The press was held still long enough: select its card (the release will not tap). */
-  onLongPress(press) {
-    press.timer = null;
-    if (this.press !== press || press.state !== "pressed") return;
-    press.state = "held"; // the release sends nothing
-    this.heldAt = performance.now();
-    // A move in flight, or a new board on which this card cannot move: nothing to choose.
-    if (!this.pending && this.bySource.has(press.key)) this.select(press.key);
-  }
-
-  stopLongPress(press) {
-    if (press.timer !== null) clearTimeout(press.timer);
-    press.timer = null;
-  }
-
-  startDrag(press) {
-    press.state = "dragging";
-    this.selected = null;
-    press.targets = new Map((this.bySource.get(press.key) || []).map((m) => [m.to.key, m.text]));
-    this.mark();
-    for (const key of press.targets.keys()) this.zone(key)?.classList.add("target");
-    this.zone(press.key)?.classList.add("selected");
-    const rect = press.cardEl.getBoundingClientRect();
-    const ghost = press.cardEl.cloneNode(true);
-    ghost.classList.add("ghost");
-    ghost.removeAttribute("data-top");
-    ghost.setAttribute("data-testid", "drag-ghost");
-    Object.assign(ghost.style, {
-      left: `${rect.left}px`,
-      top: `${rect.top}px`,
-      width: `${rect.width}px`,
-      height: `${rect.height}px`,
-      margin: "0",
-    });
-    this.el.append(ghost);
-    press.ghost = ghost;
-    press.cardEl.classList.add("lifted");
-    this.el.dataset.dragging = press.key;
-  }
-
-  dropKeyAt(x, y) {
-    for (const el of document.elementsFromPoint(x, y)) {
-      const zone = el.closest?.("[data-drop]");
-      if (zone && this.el.contains(zone)) return zone.dataset.drop;
-    }
-    return null;
-  }
-
-  onPointerUp(e) {
-    const press = this.press;
-    if (!press || e.pointerId !== press.id) return;
-    this.endPress();
-    if (press.state === "pressed") {
-      this.tap(press.key);
-      return;
-    }
-    if (press.state === "held") return; // the long press selected the card: nothing to play
-    const over = this.dropKeyAt(e.clientX, e.clientY);
-    const text = over ? press.targets.get(over) : undefined;
-    if (text && !this.pending && this.legal.includes(text)) {
-      const rect = press.ghost.getBoundingClientRect();
-      press.ghost.remove();
-      this.finishDrag();
-      this.play(text, rect);
-    } else {
-      this.snapBack(press);
-    }
-  }
-
-  onPointerCancel(e) {
-    const press = this.press;
-    if (!press || e.pointerId !== press.id) return;
-    this.endPress();
-    if (press.state === "dragging") this.snapBack(press);
-  }
-
-  endPress() {
-    if (this.press) this.stopLongPress(this.press);
-    this.press = null;
-    window.removeEventListener("pointermove", this.moveHandler);
-    window.removeEventListener("pointerup", this.upHandler);
-    window.removeEventListener("pointercancel", this.cancelHandler);
-  }
-
-  /** An illegal drop: the card flies back to its pile and nothing is sent. */
-  snapBack(press) {
-    const ghost = press.ghost;
-    this.el.dataset.snapback = press.key;
-    const done = () => {
-      ghost.remove();
-      delete this.el.dataset.snapback;
-      this.finishDrag();
-    };
-    ghost.classList.add("returning");
-    ghost.style.transform = "translate(0px, 0px)";
-    ghost.addEventListener("transitionend", done, { once: true });
-    setTimeout(() => ghost.isConnected && done(), 300);
-  }
-
-  finishDrag() {
-    delete this.el.dataset.dragging;
-    this.el.querySelector(".lifted")?.classList.remove("lifted");
-    if (this.dirty) this.draw();
-    else this.mark();
   }
 }
 
