@@ -1,0 +1,53 @@
+// The banners over the board: the player's own (won, resigned, stuck, a note) first, the
+// race's end last. The area is live: a banner goes in only when it says something new.
+
+import { h } from "../dom.js";
+import { endedByTime, place } from "../model/select.js";
+import { count, finished, formatMs, ordinal } from "../model/words.js";
+
+/** A race's banners for state ``s``: {own, over}, each null or {testid, kind, strong,
+ * text, tail} (the tail is changed in place, unheard). */
+export function raceBanners(s) {
+  const mine = s.mine;
+  const over = s.room?.phase === "over";
+  const at = place(s);
+  let own = null;
+  if (mine && finished(mine)) {
+    const tail = over && at ? ` · ${ordinal(at)} place` : ""; // (said by the over banner)
+    own = { testid: "won-banner", kind: "won", strong: "You cleared the deal!", text: ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}`, tail };
+  } else if (mine?.resigned) {
+    own = { testid: "resigned-banner", kind: "lost", text: "You resigned from this race." };
+  } else if (mine?.stuck) {
+    own = { testid: "stuck-banner", kind: "stuck", strong: "Stuck:", text: " no legal move and no shuffle left. Undo, restart or resign." };
+  }
+  const end = over && {
+    testid: "over-banner",
+    kind: "over",
+    strong: endedByTime(s.room) ? "Time is up: race over." : "Race over.",
+    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}.` : "",
+  };
+  return { own, over: end || null };
+}
+
+/** Draws {own, over} into ``area``. */
+export function bannerArea(area) {
+  const shown = { own: null, over: null }; // {key, el, tail}
+  const put = (slot, spec, first) => {
+    const old = shown[slot];
+    const key = spec && JSON.stringify({ ...spec, tail: null });
+    if (key !== (old?.key ?? null)) {
+      const tail = h("span", { "aria-hidden": "true" });
+      const el = spec && h("div", { class: `banner ${spec.kind}`, "data-testid": spec.testid }, spec.strong ? h("strong", {}, spec.strong) : null, spec.text, tail);
+      if (old && el) old.el.replaceWith(el);
+      else if (old) old.el.remove();
+      else if (el) area[first ? "prepend" : "append"](el);
+      shown[slot] = el && { key, el, tail };
+    }
+    const tail = spec?.tail ?? "";
+    if (shown[slot] && shown[slot].tail.textContent !== tail) shown[slot].tail.textContent = tail;
+  };
+  return ({ own, over }) => {
+    put("own", own, true);
+    put("over", over, false);
+  };
+}

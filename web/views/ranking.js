@@ -1,0 +1,62 @@
+// Pieces shared by the pages: the players' progress, "away" tags, the ranking.
+
+import { h } from "../dom.js";
+import { isAway } from "../model/select.js";
+import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
+
+/** The "away" tag of a player with no open connection (closed tab, lost network). */
+export function awayTag(presence, seat, me = null) {
+  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: "not connected" }, "away") : null;
+}
+
+/** "3 watching", or nothing while nobody watches. */
+export function watchingLine(presence) {
+  if (!presence || !presence.watching) return null;
+  return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
+}
+
+/** One row per player: name (as text), a bar of cards home out of 104, moves, status;
+ * "away" beside a player with no open connection (from ``presence``). */
+export function progressList(players, { me = null, host = null, presence = null } = {}) {
+  const tag = (text) => h("span", { class: "tag" }, text);
+  const row = (p) => {
+    const status = statusKey(p);
+    const bar = {
+      class: "bar",
+      role: "progressbar",
+      "aria-valuemin": "0",
+      "aria-valuemax": String(TOTAL),
+      "aria-valuenow": String(p.cards),
+      "aria-label": `${p.name}: ${p.cards} of ${TOTAL} cards home`,
+    };
+    return h(
+      "li",
+      { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), awayTag(presence, p.seat, me)),
+      h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
+      h(
+        "div",
+        { class: "stats" },
+        h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
+        h("span", { "data-testid": "moves" }, count(p.moves, "move")),
+        h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
+      ),
+    );
+  };
+  return h("ol", { class: "progress-list", "data-testid": "progress-list" }, players.map(row));
+}
+
+/** The ranking table: place, name, finish time (or cards home), moves. */
+export function rankingTable(ranking, { me = null } = {}) {
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
+  const row = (r) =>
+    h(
+      "tr",
+      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
+      h("td", { class: "place" }, `${r.place}.`),
+      h("td", { class: "name" }, r.name, r.seat === me ? h("span", { class: "tag" }, "you") : null),
+      h("td", { "data-testid": "result" }, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""]),
+      h("td", {}, String(r.moves)),
+    );
+  return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
+}

@@ -1,0 +1,39 @@
+// The race's side panel, and the rivals' line above the board (for phones).
+
+import { fill, h, refill } from "../dom.js";
+import { isAway, phase, rivals } from "../model/select.js";
+import { statusText } from "../model/words.js";
+import { progressList, rankingTable, watchingLine } from "./ranking.js";
+
+/** The side panel of state ``s``; ``act``: end, rematch. */
+export function drawSide(el, s, { mayEnd, confirming, act }) {
+  const room = s.room;
+  const parts = [h("h2", {}, "Race"), progressList(room.players, { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
+  if (phase(s) === "over") {
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }));
+    // Anyone may start it (the host may have gone), and hosts it.
+    const primary = room.host === s.seat ? "primary" : null;
+    parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
+  }
+  if (mayEnd) {
+    const sure = confirming === "end";
+    const attrs = { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: act.end };
+    parts.push(h("button", attrs, sure ? "Really end it for everyone?" : "End the race"));
+  }
+  // In a new tab: here, this page would leave the seat.
+  const link = { href: `/watch/${s.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" };
+  parts.push(h("p", { class: "muted small" }, h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"))));
+  refill(el, parts);
+  el.dataset.phase = phase(s);
+}
+
+export function drawRivals(el, s) {
+  fill(
+    el,
+    rivals(s).map((p) => {
+      const status = statusText(p);
+      // (dir: a right-to-left name cut short loses its end, not its beginning)
+      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", isAway(s.presence, p.seat) ? " · away" : "");
+    }),
+  );
+}
