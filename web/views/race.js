@@ -1,0 +1,179 @@
+// The race as a player sees it: board, countdown, toolbar, banners, rivals, side panel and
+// keys. It draws a room's state and hands what the player does to ``act`` (the seat's).
+
+import { BoardView } from "../board/board.js";
+import { h } from "../dom.js";
+import { parseMove, preview } from "../model/cards.js";
+import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
+import { isOut } from "../model/words.js";
+import { bannerArea, raceBanners } from "./banners.js";
+import { drawRivals, drawSide } from "./side.js";
+import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
+
+const NOT_YET = "The race has not started yet.";
+const CONFIRM_MS = 3000; // how long a button waits for its second press
+// Where style.css puts the side panel (and its ranking) beside the board, not under it.
+const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
+
+export class RaceView {
+  /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch; ``now()``: the
+   * server's time; ``words``: banners(state), resign (the button's words), side (false: none). */
+  constructor(act, now, words = {}) {
+    this.act = act;
+    this.now = now;
+    this.words = { banners: raceBanners, resign: RESIGN, side: true, ...words };
+    this.s = null; // the state last drawn
+    this.confirming = null; // the button waiting for its second press
+    this.countedDown = null; // the start_at this page counted down to
+    this.endShown = false;
+    this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
+    this.tools = toolbar({ shuffle: act.shuffle, hint: act.hint, undo: act.undo, restart: () => this.restart(), resign: () => this.resign() }, this.words.resign);
+    const banners = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
+    this.banners = bannerArea(banners);
+    // The way to the ranking under the board (a phone): after the live banners, not in them.
+    const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking");
+    this.toRanking = h("p", { class: "to-ranking-row", hidden: true }, to);
+    // Always there, empty when there is nothing to count: a live region that appeared with
+    // its first number might not be heard.
+    this.countdown = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive" });
+    // On a phone the side panel is below the board: the rivals' line stays above it.
+    this.rivals = h("ul", { class: "rivals", "data-testid": "rivals", "aria-hidden": "true" });
+    this.side = h("aside", { class: "side", "data-testid": "race-side", hidden: !this.words.side });
+    this.keys = keysHelp();
+    const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown);
+    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, banners, this.toRanking, wrap), this.side);
+    this.beside = window.matchMedia(SIDE_BESIDE);
+    this.besideHandler = () => this.showToRanking();
+    this.beside.addEventListener("change", this.besideHandler);
+    // The keys' list opens over the board: a press anywhere else closes it.
+    this.outsideHandler = (e) => {
+      if (this.keys.open && !this.keys.contains(e.target)) this.keys.open = false;
+    };
+    document.addEventListener("pointerdown", this.outsideHandler);
+  }
+
+  destroy() {
+    clearTimeout(this.confirmTimer);
+    this.beside.removeEventListener("change", this.besideHandler);
+    document.removeEventListener("pointerdown", this.outsideHandler);
+  }
+
+  /** Draw state ``s``: what changed since the last drawing, the banners, the clock. */
+  draw(s) {
+    const was = this.s;
+    this.s = s;
+    const changed = (...keys) => !was || keys.some((k) => s[k] !== was[k]);
+    if (changed("mine", "pending", "hint", "kicked") || phase(s) !== phase(was)) this.drawBoard(s);
+    this.tools.draw(s, this.confirming);
+    if (changed("room", "presence", "seat")) this.drawSide();
+    this.banners(this.words.banners(s));
+    this.showToRanking();
+    this.clock();
+  }
+
+  drawBoard(s) {
+    const mine = s.mine;
+    if (!mine) return;
+    const p = phase(s);
+    this.board.update(s.pending?.move ? preview(mine.board, s.pending.move) : mine.board, {
+      legal: legalNow(s),
+      hint: s.hint?.move ? parseMove(s.hint.move) : null,
+      version: mine.version,
+      pending: !!s.pending,
+      closed: p === "countdown" ? NOT_YET : p === "over" ? "The race is over." : null,
+    });
+    this.board.el.classList.toggle("waiting", p === "countdown");
+  }
+
+  drawSide() {
+    const s = this.s;
+    this.endShown = mayEnd(s, this.now());
+    if (!this.words.side || !s.room) return;
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act: { end: () => this.end(), rematch: this.act.rematch } });
+    drawRivals(this.rivals, s);
+  }
+
+  /** The clock, and what changes with the time alone (End the race). */
+  clock() {
+    const s = this.s;
+    if (!s?.room) return;
+    const now = this.now();
+    if (phase(s) === "countdown") this.countedDown = s.room.start_at; // this page counted down: "Go!" follows
+    const c = clock(s, now, this.countedDown);
+    if (this.countdown.textContent !== (c.count ?? "")) this.countdown.textContent = c.count ?? ""; // heard once each
+    this.tools.time(c);
+    if (mayEnd(s, now) !== this.endShown) this.drawSide();
+  }
+
+  showToRanking() {
+    this.toRanking.hidden = phase(this.s) !== "over" || this.beside.matches || this.side.hidden;
+  }
+
+  /** Scroll to the ranking (below the board on a phone), the focus on its heading. */
+  showRanking() {
+    const title = this.side.querySelector("[data-testid=ranking-title]");
+    if (!title) return;
+    title.focus({ preventScroll: true });
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    title.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  }
+
+  /** Ask for a second press of ``which`` (within CONFIRM_MS), then ``action``. */
+  confirm(which, action) {
+    clearTimeout(this.confirmTimer);
+    if (this.confirming === which) {
+      this.confirming = null;
+      action();
+    } else {
+      this.confirming = which;
+      this.confirmTimer = setTimeout(() => {
+        this.confirming = null;
+        this.redraw();
+      }, CONFIRM_MS);
+    }
+    this.redraw();
+  }
+
+  redraw() {
+    if (!this.s) return;
+    this.tools.draw(this.s, this.confirming);
+    this.drawSide();
+  }
+
+  restart() {
+    const s = this.s;
+    if (s && canAct(s) && s.mine.moves + (s.mine.can_undo ? 1 : 0) > 0) this.confirm("restart", this.act.restart);
+  }
+
+  resign() {
+    if (this.s && canAct(this.s) && !isOut(this.s.mine)) this.confirm("resign", this.act.resign);
+  }
+
+  end() {
+    this.confirm("end", this.act.end);
+  }
+
+  onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target?.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const key = e.key.toLowerCase();
+    const counting = !!this.s && phase(this.s) === "countdown";
+    // A key held down repeats: U undoes move after move (each after the last one's reply),
+    // but S, H, ? (and U in the countdown: told once it has not started) act once a press.
+    if (e.repeat && (key === "s" || key === "h" || key === "?" || (key === "u" && counting))) {
+      e.preventDefault();
+      return;
+    }
+    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(NOT_YET);
+    else if (key === "u") this.act.undo();
+    else if (key === "s") this.act.shuffle();
+    else if (key === "h") this.act.hint();
+    else if (key === "?" && !this.el.hidden) this.keys.open = !this.keys.open;
+    else if (key === "escape") {
+      this.keys.open = false;
+      this.board.clearSelection();
+    } else return;
+    e.preventDefault();
+  }
+}
