@@ -1,0 +1,148 @@
+// The daily page's parts: its head, the intro, the leaderboards, and an attempt's words.
+
+import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { count, finished, formatMs } from "../model/words.js";
+import { rankingTable } from "./ranking.js";
+
+export const DIFFICULTIES = [
+  ["easy", "Easy — 9 shuffles"],
+  ["medium", "Medium — 6 shuffles"],
+  ["hard", "Hard — 3 shuffles"],
+];
+
+/** A YYYY-MM-DD date in words ("Sat, 28 Nov 2026"). */
+export function dateLabel(date) {
+  try {
+    const d = new Date(`${date}T00:00:00Z`);
+    return d.toLocaleDateString(undefined, { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
+  } catch {
+    return date;
+  }
+}
+
+/** The page's elements, drawn in ``root``. */
+export function dailyLayout(root, { name, difficulty, onPlay, onDifficulty }) {
+  const el = {};
+  el.dateEl = h("span", { class: "daily-date", "data-testid": "daily-date" }, "today");
+  el.nextEl = h("span", { class: "muted small", "data-testid": "next-deal" });
+  el.nameInput = nameInput({ id: "daily-name", placeholder: "Your name", value: name || store.get(NAME_KEY) || "", "data-testid": "daily-name" });
+  el.select = h(
+    "select",
+    { id: "daily-difficulty", "data-testid": "daily-difficulty", onchange: () => onDifficulty(el.select.value) },
+    DIFFICULTIES.map(([value, label]) => h("option", { value, selected: value === difficulty }, label)),
+  );
+  el.playBtn = h("button", { type: "submit", class: "primary", "data-testid": "daily-play" }, "Play today’s deal");
+  const form = h(
+    "form",
+    { class: "daily-form", "data-testid": "daily-form", onsubmit: onPlay },
+    h("div", { class: "field" }, h("label", { for: "daily-name" }, "Name"), el.nameInput),
+    h("div", { class: "field difficulty" }, h("label", { for: "daily-difficulty" }, "Difficulty"), el.select),
+    el.playBtn,
+  );
+  el.standing = h("p", { class: "standing", "data-testid": "standing" });
+  el.statusEl = h("p", { class: "daily-status muted small", "data-testid": "daily-status", "aria-live": "polite" });
+  const title = h("div", { class: "daily-title" }, h("h1", {}, "Daily challenge"), el.dateEl, el.nextEl);
+  const head = h("div", { class: "card-panel daily-head" }, title, form, el.standing, el.statusEl);
+  el.main = h("div", { class: "daily-main", "data-testid": "daily-main" });
+  el.todayEl = h("div", { "data-testid": "today-board", "data-state": "loading" }, h("p", { class: "muted" }, "Loading…"));
+  el.yesterdayEl = h("div", { "data-testid": "yesterday-board", "data-state": "loading" }, h("p", { class: "muted" }, "Loading…"));
+  el.todayTitle = h("h2", {}, "Today");
+  el.yesterdayTitle = h("h2", {}, "Yesterday");
+  const side = h("aside", { class: "side daily-side", "data-testid": "daily-side" }, el.todayTitle, el.todayEl, el.yesterdayTitle, el.yesterdayEl);
+  el.pageEl = h("section", { class: "daily-page", "data-testid": "daily" }, head, h("div", { class: "daily-layout" }, el.main, side));
+  fill(root, el.pageEl);
+  return el;
+}
+
+/** Before an attempt (``note``: why the last one is gone). */
+export function intro(note = null) {
+  return h(
+    "div",
+    { class: "card-panel daily-intro", "data-testid": "daily-intro" },
+    note ? h("p", { class: "error" }, note) : null,
+    h("h2", {}, "One deal for everyone today"),
+    h(
+      "p",
+      {},
+      "Every player in the world gets the same deal, proven winnable. The clock starts with your first move and keeps running through restarts. Your first finish of the day is ranked; later attempts are practice.",
+    ),
+    h("p", { class: "muted" }, "Finish on consecutive days to build a streak. A new deal comes at midnight UTC."),
+  );
+}
+
+/** A `leaderboard` (null: loading) in ``el``; ``me``: this player's id. */
+export function drawBoard(el, title, board, { label, empty, me }) {
+  title.textContent = label;
+  if (!board) {
+    el.dataset.state = "loading";
+    fill(el, h("p", { class: "muted" }, "Loading…"));
+    return;
+  }
+  el.dataset.state = "ready";
+  el.dataset.date = board.date;
+  el.dataset.entries = board.entries.length;
+  if (!board.entries.length) {
+    fill(el, h("p", { class: "muted", "data-testid": "board-empty" }, empty));
+    return;
+  }
+  const rows = board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104 }));
+  fill(el, rankingTable(rows, { me }));
+}
+
+/** The streak and my rank today (``mine``: my entry). */
+export function drawStanding(el, streak, mine) {
+  fill(
+    el,
+    h("span", { class: "stat-chip", "data-testid": "streak", "data-streak": String(streak) }, h("span", { class: "label" }, "Streak"), ` ${streak} day${streak === 1 ? "" : "s"}`),
+    h(
+      "span",
+      { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine ? String(mine.rank) : "" },
+      h("span", { class: "label" }, "My rank"),
+      mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}` : " not ranked today yet",
+    ),
+  );
+}
+
+/** An attempt's words for the room page; ``day()``: {info, today} (one started before
+ * midnight UTC counts for its own day, and says so). It is given up, not resigned from. */
+export function attemptWords(day) {
+  const ofToday = () => !day().today || day().info.date === day().today;
+  return {
+    side: false,
+    resign: { label: "Give up", sure: "Really give up?", title: "Give up this attempt (you may play again)" },
+    banners(s) {
+      const { info } = day();
+      const mine = s.mine;
+      let own = null;
+      if (mine && finished(mine)) {
+        const strong = ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(info.date)}!`;
+        const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? " · on the leaderboard" : " · practice"}`;
+        own = { testid: "won-banner", kind: "won", strong, text };
+      } else if (mine?.resigned) {
+        own = { testid: "resigned-banner", kind: "lost", text: "You gave up this attempt. Play again when you like." };
+      } else if (mine?.stuck) {
+        own = { testid: "stuck-banner", kind: "stuck", strong: "Stuck:", text: " no legal move and no shuffle left. Undo, restart or give up." };
+      } else if (s.room && !s.room.start_at) {
+        own = { testid: "clock-note", kind: "over", text: "The clock starts with your first move." };
+      }
+      return { own, over: null };
+    },
+    head(s) {
+      const { info } = day();
+      const today = ofToday();
+      const note = info.ranked
+        ? s.mine?.won
+          ? `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
+          : "Ranked: your first finish of the day goes on the leaderboard."
+        : `Practice: you have finished ${today ? "today" : "that day’s deal"} already, so this one is not ranked.`;
+      const path = `/watch/${info.code}`;
+      const kind = info.ranked ? "ranked" : "practice";
+      return [
+        h("h2", {}, info.difficulty[0].toUpperCase() + info.difficulty.slice(1), " · ", h("span", { class: "code", "data-testid": "room-code" }, info.code)),
+        h("span", { class: `tag ${kind}`, "data-testid": "attempt-kind", "data-ranked": info.ranked ? "true" : "false" }, kind),
+        h("p", { class: "muted small", "data-testid": "attempt-note" }, note),
+        h("p", { class: "muted small watch-note" }, "Friends can watch live: ", h("a", { href: path, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `${location.host}${path}`)),
+      ];
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// The room page before the race: the join form (or why there is none), the lobby, and the
+// panel of a room that is gone.
+
+import { h, NAME_KEY, nameInput, store } from "../dom.js";
+import { hostAway } from "../model/select.js";
+import { sentence } from "../model/words.js";
+import { awayTag, watchingLine } from "./ranking.js";
+
+const NOTE_ID = "join-note";
+
+/** The join form; ``join(name, {focused})`` (``focused``: the focus was in the form, lost
+ * as its button turns off). ``error`` ({code, message}) is said above the button. */
+export function joinForm({ code, error, join }) {
+  const name = nameInput({
+    id: "room-name",
+    placeholder: "Your nickname",
+    value: store.get(NAME_KEY) || "",
+    "data-testid": "join-name",
+    "aria-describedby": error ? NOTE_ID : null,
+  });
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
+  return h(
+    "form",
+    {
+      class: "card-panel narrow",
+      "data-testid": "join-room-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const value = name.value.trim();
+        if (!value) return;
+        store.set(NAME_KEY, value);
+        const focused = e.currentTarget.contains(document.activeElement);
+        submit.disabled = true;
+        join(value, { focused });
+      },
+    },
+    h("h2", {}, "Join the race"),
+    h("label", { for: "room-name" }, "Nickname"),
+    name,
+    h("p", { class: "error", id: NOTE_ID, "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
+    submit,
+    h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
+  );
+}
+
+/** Say ``note`` in a join form on the page (unless it says something already). */
+export function showJoinNote(form, note) {
+  const slot = form.querySelector("[data-testid=join-error]");
+  if (!slot || !slot.hidden) return;
+  slot.textContent = sentence(note.message);
+  slot.dataset.code = note.code;
+  slot.hidden = false;
+  form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
+}
+
+// The copy button's answer outlives a redraw of the lobby (someone arriving, a spectator).
+let copied = { text: "", until: 0 };
+
+/** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
+export function lobbyPanel(s, { send, now }) {
+  const { room, seat, code, presence } = s;
+  const disabled = s.kicked;
+  const me = room.players.find((p) => p.seat === seat);
+  // The host, or anyone here once the host is gone (the server then makes them host).
+  const away = hostAway(s, now);
+  const host = room.host === seat || away;
+  const url = `${location.origin}/r/${code}`;
+  const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      "data-testid": "copy-link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+          copied = { text: "Copied!", until: Date.now() + 2000 };
+        } catch {
+          linkInput.select();
+          copied = { text: "Select and copy", until: Date.now() + 2000 };
+        }
+        copy.textContent = copied.text;
+        setTimeout(() => {
+          if (Date.now() >= copied.until) copy.textContent = "Copy link";
+        }, 2000);
+      },
+    },
+    Date.now() < copied.until ? copied.text : "Copy link",
+  );
+  const ready = !!me?.ready;
+  return h(
+    "div",
+    { class: "card-panel lobby-panel" },
+    h("h2", {}, "Waiting to start"),
+    h("p", {}, "Share this link with your friends:"),
+    h("div", { class: "share" }, linkInput, copy),
+    h(
+      "ul",
+      { class: "players", "data-testid": "lobby-players" },
+      room.players.map((p) =>
+        h(
+          "li",
+          { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
+          h("span", { class: "name", dir: "auto" }, p.name),
+          p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
+          p.seat === seat ? h("span", { class: "tag" }, "you") : null,
+          awayTag(presence, p.seat, seat),
+          h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
+          host && p.seat !== seat
+            ? h(
+                "button",
+                { type: "button", class: "small", "data-testid": "remove-player", disabled, "aria-label": `Remove ${p.name}`, onclick: () => send({ type: "remove", seat: p.seat }) },
+                "Remove",
+              )
+            : null,
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          "data-testid": "ready",
+          "aria-pressed": ready ? "true" : "false",
+          class: ready ? "on" : null,
+          disabled,
+          onclick: () => send({ type: "ready", ready: !ready }),
+        },
+        ready ? "✓ Ready" : "I’m ready",
+      ),
+      host
+        ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, "Start race")
+        : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
+      away ? h("p", { class: "muted", "data-testid": "host-away" }, "The host is away: you may start the race or remove players, and become the host.") : null,
+      h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
+    ),
+    watchingLine(presence),
+    // (in a new tab: here, the page would leave the seat)
+    h(
+      "p",
+      { class: "muted" },
+      "Watch link for spectators: ",
+      h("a", { href: `/watch/${code}`, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `/watch/${code}`, h("span", { class: "sr-only" }, " (opens in a new tab)")),
+    ),
+  );
+}
+
+/** Instead of the join form, for a room that takes no seat: why (``note``), the way to watch. */
+export function closedPanel(code, note) {
+  const title = note.code === "daily" ? "A daily challenge attempt" : note.over ? "This race is over" : "This race has started";
+  const watch = { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead", "aria-describedby": "join-closed-why" };
+  return h(
+    "div",
+    { class: "card-panel narrow", "data-testid": "join-closed", "data-code": note.code },
+    h("h2", { tabindex: "-1" }, title), // (the focus goes here when this panel takes the form's place)
+    h("p", { id: "join-closed-why", "data-testid": "join-error" }, sentence(note.message)),
+    h("p", { class: "actions" }, h("a", watch, note.over ? "See the results" : "Watch the race"), h("a", { href: "/", class: "button" }, "Back home")),
+  );
+}
+
+/** A room that no longer exists, and the way home. */
+export function gonePanel(message) {
+  return h(
+    "div",
+    { class: "card-panel narrow", "data-testid": "room-gone" },
+    h("h2", {}, "No such race"),
+    h("p", {}, sentence(message)),
+    h("a", { href: "/", class: "button" }, "Back home"),
+  );
+}
