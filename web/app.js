@@ -3,11 +3,11 @@
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
 
-import { dailyView } from "./daily.js";
-import { homeView } from "./home.js";
 import { linkStatus } from "./net.js";
-import { roomView } from "./room.js";
-import { watchView } from "./watch.js";
+import { dailyView } from "./pages/daily.js";
+import { homeView } from "./pages/home.js";
+import { roomPage } from "./pages/room.js";
+import { watchView } from "./pages/watch.js";
 
 const root = document.getElementById("app");
 const connection = document.querySelector("[data-testid=connection]");
@@ -25,7 +25,7 @@ function route(handoff = null) {
   const path = decodeURIComponent(location.pathname);
   let m;
   if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/))) {
-    current = roomView(root, { code: m[1].toUpperCase(), navigate, handoff });
+    current = roomPage(root, { code: m[1].toUpperCase(), navigate, handoff });
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if (/^\/daily\/?$/.test(path)) {

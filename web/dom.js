@@ -1,6 +1,8 @@
 // Tiny DOM helpers. Text always goes in as text nodes (never as markup), so names and other
 // strings from the server can never inject HTML.
 
+import { sentence } from "./model/words.js";
+
 /**
  * Create an element: h("button", {class: "x", onclick: fn, "data-testid": "go"}, "Go").
  * Attributes that are null, undefined or false are skipped; `text` sets textContent;
@@ -47,21 +49,6 @@ export function refill(el, ...children) {
   fill(el, ...children);
   if (wanted) [...el.querySelectorAll("[data-testid]")].find((e) => key(e) === wanted)?.focus();
   return el;
-}
-
-/** Milliseconds as m:ss.t (or h:mm:ss.t). */
-export function formatMs(ms) {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
-  const negative = ms < 0;
-  ms = Math.abs(ms);
-  const tenths = Math.floor(ms / 100) % 10;
-  const total = Math.floor(ms / 1000);
-  const s = total % 60;
-  const m = Math.floor(total / 60) % 60;
-  const hours = Math.floor(total / 3600);
-  const mm = hours ? String(m).padStart(2, "0") : String(m);
-  const text = `${hours ? hours + ":" : ""}${mm}:${String(s).padStart(2, "0")}.${tenths}`;
-  return negative ? "-" + text : text;
 }
 
 /** localStorage that never throws (private modes, blocked storage). */
@@ -112,12 +99,6 @@ export function nameInput(attrs) {
   return input;
 }
 
-/** ``text`` with a capital first letter: the server's messages start in lower case, as
- * an API's do, and are shown as sentences. */
-export function sentence(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
 /** Show a short message in the page's toast area (read by screen readers), gone in 4 s. */
 export function toast(text, kind = "info") {
   let area = document.querySelector(".toasts");
@@ -132,9 +113,8 @@ export function toast(text, kind = "info") {
 
 const SAID_MS = 10_000; // how long a line of news stays in its announcer
 
-/** A live region for a screen reader: each `announce` adds a line of its own, which a
- * screen reader reads as it comes, so news in a burst is not cut short by the next; lines
- * are taken out after a while (unheard: only additions are spoken). */
+/** A live region: each `announce` adds a line of its own (news in a burst is not cut short
+ * by the next), taken out after a while (unheard: only additions are spoken). */
 export function announcer(testid) {
   return h("div", { class: "sr-only", role: "log", "aria-live": "polite", "data-testid": testid });
 }

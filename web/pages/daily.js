@@ -1,18 +1,17 @@
 // The daily challenge page (/daily): one deal a day per difficulty, the same for everyone.
 //
 // Two websockets: one follows the leaderboards (today's, live, and yesterday's), one plays
-// the current attempt. An attempt is a one-seat room, so it is played by RoomView itself
-// (board, input, clock from the first move, hint/undo/restart/shuffle, banners, resume
-// after a refresh); the page only swaps the room's header, banner and side panel for the
-// daily ones.
+// the current attempt: a one-seat room, played by the room page in the attempt's words.
 //
 // localStorage: the player token (crescent.daily.token, which is also the attempt's seat
 // token), the public player id, the display name, the difficulty and the current attempt.
 
-import { fill, formatMs, h, NAME_KEY, nameInput, store, toast, tokenKey } from "./dom.js";
-import { Link } from "./net.js";
-import { count, finished, rankingTable } from "./panels.js";
-import { RoomView } from "./room.js";
+import { fill, h, store, toast, tokenKey } from "../dom.js";
+import { phase } from "../model/select.js";
+import { isOut } from "../model/words.js";
+import { Link } from "../net.js";
+import { attemptWords, dailyLayout, dateLabel, DIFFICULTIES, drawBoard, drawStanding, intro } from "../views/daily.js";
+import { roomPage } from "./room.js";
 
 const KEY = {
   token: "crescent.daily.token",
@@ -21,11 +20,6 @@ const KEY = {
   difficulty: "crescent.daily.difficulty",
   attempt: "crescent.daily.attempt",
 };
-const DIFFICULTIES = [
-  ["easy", "Easy — 9 shuffles"],
-  ["medium", "Medium — 6 shuffles"],
-  ["hard", "Hard — 3 shuffles"],
-];
 const TOP = 20;
 
 /** The UTC date (YYYY-MM-DD) of a server time in ms. */
@@ -40,15 +34,6 @@ export function dayBefore(date) {
   return d.toISOString().slice(0, 10);
 }
 
-function dateLabel(date) {
-  try {
-    const d = new Date(`${date}T00:00:00Z`);
-    return d.toLocaleDateString(undefined, { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
-  } catch {
-    return date;
-  }
-}
-
 function loadJson(key) {
   try {
     return JSON.parse(store.get(key) || "null");
@@ -57,131 +42,7 @@ function loadJson(key) {
   }
 }
 
-/** A daily attempt: a race room of one seat, drawn by RoomView with a daily header and banner. */
-class DailyAttempt extends RoomView {
-  constructor(root, { code, info, handoff = null, page }) {
-    // RoomView draws (and may take the handoff's "joined") before this constructor's body
-    // runs: the overrides below cope with `page` and `info` not being set yet.
-    super(root, { code, navigate: page.navigate, handoff });
-    this.info = info;
-    this.page = page;
-    document.title = "Daily challenge · Crescent Race";
-    this.pageEl.classList.add("daily-attempt");
-    this.render();
-  }
-
-  setState(state) {
-    const won = !!this.state?.won;
-    super.setState(state);
-    if (state.won && !won) this.page?.attemptWon(this);
-  }
-
-  onError(m) {
-    if (m.code === "bad_token" || m.code === "unknown_room") {
-      this.link.close();
-      this.page?.attemptGone(m.message);
-      return;
-    }
-    super.onError(m);
-  }
-
-  /** Whether this attempt is at today's deal: one started before midnight UTC counts for
-   * the day it was dealt, and says so. */
-  ofToday() {
-    const today = this.page?.today;
-    return !today || !this.info || this.info.date === today;
-  }
-
-  renderHeader() {
-    const info = this.info;
-    if (!info) return;
-    const done = this.state?.won;
-    const today = this.ofToday();
-    const note = info.ranked
-      ? done
-        ? `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
-        : "Ranked: your first finish of the day goes on the leaderboard."
-      : `Practice: you have finished ${today ? "today" : "that day’s deal"} already, so this one is not ranked.`;
-    const path = `/watch/${this.code}`;
-    fill(
-      this.header,
-      h(
-        "h2",
-        {},
-        info.difficulty[0].toUpperCase() + info.difficulty.slice(1),
-        " · ",
-        h("span", { class: "code", "data-testid": "room-code" }, this.code),
-      ),
-      h(
-        "span",
-        { class: `tag ${info.ranked ? "ranked" : "practice"}`, "data-testid": "attempt-kind", "data-ranked": info.ranked ? "true" : "false" },
-        info.ranked ? "ranked" : "practice",
-      ),
-      h("p", { class: "muted small", "data-testid": "attempt-note" }, note),
-      h(
-        "p",
-        { class: "muted small watch-note" },
-        "Friends can watch live: ",
-        h("a", { href: path, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `${location.host}${path}`),
-      ),
-    );
-  }
-
-  renderJoin() {
-    fill(this.joinEl, h("p", { class: "muted" }, "Opening your attempt…"));
-  }
-
-  renderTools() {
-    super.renderTools();
-    // An attempt is given up, not resigned from (as its banners say): the same word here.
-    this.resignBtn.textContent = this.confirming === "resign" ? "Really give up?" : "Give up";
-    this.resignBtn.title = "Give up this attempt (you may play again)";
-  }
-
-  renderSide() {
-    // The page's own side panel holds the leaderboards; a one-seat race needs no other.
-    this.side.hidden = true;
-    fill(this.rivals);
-  }
-
-  renderBanner() {
-    const s = this.state;
-    const done = s && finished(s);
-    // The banner area is live: it is filled only when it has something new to say, so a
-    // screen reader hears each banner once, not again at every redraw.
-    const key = done
-      ? `won ${s.finished_ms} ${s.moves} ${Boolean(this.info?.ranked)} ${this.ofToday()}`
-      : s?.resigned ? "resigned" : s?.stuck ? "stuck" : this.room && !this.room.start_at ? "clock" : "";
-    if (key !== this.bannerKey) {
-      this.bannerKey = key;
-      let banner = null;
-      if (done) {
-        banner = h(
-          "div",
-          { class: "banner won", "data-testid": "won-banner" },
-          h("strong", {}, this.ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(this.info.date)}!`),
-          ` Time ${formatMs(s.finished_ms)} in ${count(s.moves, "move")}`,
-          this.info?.ranked ? " · on the leaderboard" : " · practice",
-        );
-      } else if (s?.resigned) {
-        banner = h("div", { class: "banner lost", "data-testid": "resigned-banner" }, "You gave up this attempt. Play again when you like.");
-      } else if (s?.stuck) {
-        banner = h(
-          "div",
-          { class: "banner stuck", "data-testid": "stuck-banner" },
-          h("strong", {}, "Stuck:"),
-          " no legal move and no shuffle left. Undo, restart or give up.",
-        );
-      } else if (key === "clock") {
-        banner = h("div", { class: "banner over", "data-testid": "clock-note" }, "The clock starts with your first move.");
-      }
-      fill(this.banner, banner);
-    }
-    this.page?.renderPlayButton();
-  }
-}
-
-export class DailyPage {
+class DailyPage {
   constructor(root, { navigate }) {
     this.root = root;
     this.navigate = navigate;
@@ -243,80 +104,14 @@ export class DailyPage {
     this.boardLink.close();
   }
 
-  // -- the page ------------------------------------------------------------------------
-
   build() {
-    this.dateEl = h("span", { class: "daily-date", "data-testid": "daily-date" }, "today");
-    this.nextEl = h("span", { class: "muted small", "data-testid": "next-deal" });
-    this.nameInput = nameInput({
-      id: "daily-name",
-      placeholder: "Your name",
-      value: store.get(KEY.name) || store.get(NAME_KEY) || "",
-      "data-testid": "daily-name",
-    });
-    this.select = h(
-      "select",
-      { id: "daily-difficulty", "data-testid": "daily-difficulty", onchange: () => this.setDifficulty(this.select.value) },
-      DIFFICULTIES.map(([value, label]) => h("option", { value, selected: value === this.difficulty }, label)),
-    );
-    this.playBtn = h("button", { type: "submit", class: "primary", "data-testid": "daily-play" }, "Play today’s deal");
-    this.form = h(
-      "form",
-      { class: "daily-form", "data-testid": "daily-form", onsubmit: (e) => this.onPlay(e) },
-      h("div", { class: "field" }, h("label", { for: "daily-name" }, "Name"), this.nameInput),
-      h("div", { class: "field difficulty" }, h("label", { for: "daily-difficulty" }, "Difficulty"), this.select),
-      this.playBtn,
-    );
-    this.standing = h("p", { class: "standing", "data-testid": "standing" });
-    this.statusEl = h("p", { class: "daily-status muted small", "data-testid": "daily-status", "aria-live": "polite" });
-    const head = h(
-      "div",
-      { class: "card-panel daily-head" },
-      h("div", { class: "daily-title" }, h("h1", {}, "Daily challenge"), this.dateEl, this.nextEl),
-      this.form,
-      this.standing,
-      this.statusEl,
-    );
-    this.main = h("div", { class: "daily-main", "data-testid": "daily-main" });
-    this.todayEl = h("div", { "data-testid": "today-board", "data-state": "loading" });
-    this.yesterdayEl = h("div", { "data-testid": "yesterday-board", "data-state": "loading" });
-    this.todayTitle = h("h2", {}, "Today");
-    this.yesterdayTitle = h("h2", {}, "Yesterday");
-    this.side = h(
-      "aside",
-      { class: "side daily-side", "data-testid": "daily-side" },
-      this.todayTitle,
-      this.todayEl,
-      this.yesterdayTitle,
-      this.yesterdayEl,
-    );
-    this.pageEl = h(
-      "section",
-      { class: "daily-page", "data-testid": "daily" },
-      head,
-      h("div", { class: "daily-layout" }, this.main, this.side),
-    );
-    fill(this.root, this.pageEl);
-    fill(this.todayEl, h("p", { class: "muted" }, "Loading…"));
-    fill(this.yesterdayEl, h("p", { class: "muted" }, "Loading…"));
+    const onPlay = (e) => this.onPlay(e);
+    const onDifficulty = (value) => this.setDifficulty(value);
+    Object.assign(this, dailyLayout(this.root, { name: store.get(KEY.name), difficulty: this.difficulty, onPlay, onDifficulty }));
   }
 
   renderIntro(note = null) {
-    fill(
-      this.main,
-      h(
-        "div",
-        { class: "card-panel daily-intro", "data-testid": "daily-intro" },
-        note ? h("p", { class: "error" }, note) : null,
-        h("h2", {}, "One deal for everyone today"),
-        h(
-          "p",
-          {},
-          "Every player in the world gets the same deal, proven winnable. The clock starts with your first move and keeps running through restarts. Your first finish of the day is ranked; later attempts are practice.",
-        ),
-        h("p", { class: "muted" }, "Finish on consecutive days to build a streak. A new deal comes at midnight UTC."),
-      ),
-    );
+    fill(this.main, intro(note));
   }
 
   tick() {
@@ -403,64 +198,24 @@ export class DailyPage {
   renderBoards() {
     this.dateEl.textContent = this.today ? dateLabel(this.today) : "today";
     this.pageEl.dataset.date = this.today || "";
-    const show = (el, title, board, label, empty) => {
-      title.textContent = label;
-      if (!board) {
-        el.dataset.state = "loading";
-        fill(el, h("p", { class: "muted" }, "Loading…"));
-        return;
-      }
-      el.dataset.state = "ready";
-      el.dataset.date = board.date;
-      el.dataset.entries = board.entries.length;
-      if (!board.entries.length) {
-        fill(el, h("p", { class: "muted", "data-testid": "board-empty" }, empty));
-        return;
-      }
-      const rows = board.entries.map((e) => ({
-        place: e.rank,
-        seat: e.player,
-        name: e.name,
-        finished_ms: e.time_ms,
-        moves: e.moves,
-        cards: 104,
-      }));
-      fill(el, rankingTable(rows, { me: this.player }));
-    };
     const level = this.difficulty;
-    show(this.todayEl, this.todayTitle, this.boards.today, `Today · ${level}`, "No finishes yet today. Be the first!");
-    show(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, `Yesterday · ${level}`, "Nobody finished yesterday’s deal.");
+    const me = this.player;
+    drawBoard(this.todayEl, this.todayTitle, this.boards.today, { label: `Today · ${level}`, empty: "No finishes yet today. Be the first!", me });
+    drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: `Yesterday · ${level}`, empty: "Nobody finished yesterday’s deal.", me });
   }
 
   renderStanding() {
-    const streak = this.streak ?? 0;
-    const mine = this.mine;
-    fill(
-      this.standing,
-      h(
-        "span",
-        { class: "stat-chip", "data-testid": "streak", "data-streak": String(streak) },
-        h("span", { class: "label" }, "Streak"),
-        ` ${streak} day${streak === 1 ? "" : "s"}`,
-      ),
-      h(
-        "span",
-        { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine ? String(mine.rank) : "" },
-        h("span", { class: "label" }, "My rank"),
-        mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}` : " not ranked today yet",
-      ),
-    );
+    drawStanding(this.standing, this.streak ?? 0, this.mine);
   }
 
   // -- attempts --------------------------------------------------------------------------
 
   attemptActive() {
-    const a = this.attempt;
-    return !!a && !!a.state && !a.isDone() && a.phase !== "over";
+    const s = this.attempt?.state;
+    return !!s?.mine && !isOut(s.mine) && phase(s) !== "over";
   }
 
   renderPlayButton() {
-    if (!this.playBtn) return;
     let label = "Play today’s deal";
     if (this.starting) label = "Dealing…";
     else if (this.confirming) label = "Really start over?";
@@ -564,30 +319,54 @@ export class DailyPage {
 
   openAttempt(info, handoff) {
     this.attempt?.destroy();
+    this.attempt = null;
     const holder = h("div", { class: "daily-room" });
     fill(this.main, holder);
-    this.attempt = new DailyAttempt(holder, { code: info.code, info, handoff, page: this });
+    this.attemptInfo = info;
+    const words = attemptWords(() => ({ info, today: this.today }));
+    // (what it says while being made is caught up with below)
+    let attempt = null;
+    attempt = this.attempt = roomPage(holder, {
+      code: info.code,
+      navigate: this.navigate,
+      handoff,
+      words,
+      head: words.head,
+      waiting: "Opening your attempt…",
+      title: "Daily challenge · Crescent Race",
+      className: "daily-attempt",
+      onChange: (s, before) => {
+        if (!attempt) return;
+        if (s.mine?.won && !before.mine?.won) this.attemptWon(attempt, info);
+        this.renderPlayButton();
+      },
+      onError: (m) => {
+        if (m.code !== "bad_token" && m.code !== "unknown_room") return false;
+        if (attempt) this.attemptGone(attempt, m.message);
+        return true;
+      },
+    });
     this.renderPlayButton();
   }
 
-  attemptWon(attempt) {
+  attemptWon(attempt, info) {
     if (attempt !== this.attempt && this.attempt) return;
     // The server posted the result before it answered the winning move: my rank and streak.
-    const info = attempt.info;
-    if (info?.difficulty === this.difficulty) this.refreshMine();
-    if (info && this.token && (info.difficulty !== this.difficulty || info.date !== this.today)) {
+    if (info.difficulty === this.difficulty) this.refreshMine();
+    if (this.token && (info.difficulty !== this.difficulty || info.date !== this.today)) {
       // Another board than the one shown: whether this finish is the ranked one (checkRanked).
       this.boardLink.send({ type: "leaderboard", difficulty: info.difficulty, date: info.date, top: TOP, token: this.token });
     }
     this.renderPlayButton();
   }
 
-  attemptGone(message) {
+  attemptGone(attempt, message) {
+    if (attempt !== this.attempt) return;
     store.remove(KEY.attempt);
-    const old = this.attempt;
     this.attempt = null;
+    this.attemptInfo = null;
     // Not from inside the attempt's own message handler: let it return first.
-    setTimeout(() => old?.destroy(), 0);
+    setTimeout(() => attempt.destroy(), 0);
     this.renderIntro(`That attempt is gone: ${message}. Start a new one.`);
     this.renderPlayButton();
   }
@@ -609,13 +388,11 @@ export class DailyPage {
     else this.unchecked = attempt;
   }
 
-  /** A board of the current attempt's day that holds this player's result: the attempt is
-   * the ranked one exactly when the result is its own. (Another attempt of the same day, in
-   * another tab say, may finish first: then this one is practice, whatever it was at its
-   * start.) */
+  /** A board of the attempt's day with my result: the attempt is ranked exactly when the
+   * result is its own (another attempt of the day, in another tab, may finish first). */
   checkRanked(m) {
-    const info = this.attempt?.info;
-    if (!info || m.date !== info.date || m.difficulty !== info.difficulty) return;
+    const info = this.attemptInfo;
+    if (!this.attempt || !info || m.date !== info.date || m.difficulty !== info.difficulty) return;
     const mine = m.me || (this.player ? m.entries.find((e) => e.player === this.player) : null);
     if (!mine || (mine.room === info.code) === info.ranked) return;
     info.ranked = mine.room === info.code;

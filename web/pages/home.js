@@ -1,7 +1,7 @@
 // The home page: create a room, join one by code, today's daily challenge, live rooms.
 
-import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "./dom.js";
-import { Link } from "./net.js";
+import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
+import { Link } from "../net.js";
 
 const REFRESH_MS = 5000;
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join

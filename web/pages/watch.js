@@ -1,0 +1,136 @@
+// The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
+
+import { BoardView } from "../board/board.js";
+import { announce, announcer, fill, h } from "../dom.js";
+import { news } from "../model/news.js";
+import { initial, reduce } from "../model/room.js";
+import { clock, endedByTime, isAway, phase } from "../model/select.js";
+import { createStore } from "../model/store.js";
+import { count, formatMs, roomSummary, statusText } from "../model/words.js";
+import { Link } from "../net.js";
+import { gonePanel } from "../views/lobby.js";
+import { progressList, rankingTable, watchingLine } from "../views/ranking.js";
+
+export function watchView(root, { code }) {
+  return new WatchView(root, code);
+}
+
+class WatchView {
+  constructor(root, code) {
+    this.code = code;
+    this.boards = new Map(); // seat -> {board, title, el}
+    this.store = createStore(reduce, initial(code));
+    root.dataset.view = "watch";
+    document.title = `Watching ${code} · Crescent Race`;
+    this.head = h("div", { class: "room-head" });
+    this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
+    this.news = announcer("presence-announce");
+    this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
+    this.side = h("aside", { class: "side", "data-testid": "watch-side" });
+    // The outline: h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
+    const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, "Boards"), this.grid);
+    this.layout = h("div", { class: "watch-layout" }, boards, this.side);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.news, this.layout);
+    fill(root, this.page);
+    this.renderHead();
+    this.store.subscribe((s, before) => {
+      announce(this.news, news(before, s, { spectator: true }));
+      this.render(s, before);
+    });
+    this.link = new Link({
+      onOpen: (hello) => {
+        this.store.dispatch(hello);
+        this.link.send({ type: "watch", room: code });
+      },
+      onMessage: (m) => this.onMessage(m),
+    });
+    this.link.connect();
+    this.ticker = setInterval(() => this.renderStatus(this.store.get()), 200);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.link.close();
+  }
+
+  onMessage(m) {
+    if (m.type === "resync") this.link.reconnect();
+    else if (m.type === "error" && m.code === "unknown_room") {
+      this.link.close();
+      clearInterval(this.ticker);
+      this.store.dispatch({ type: "gone", message: m.message });
+    } else if (m.type !== "error") this.store.dispatch(m);
+  }
+
+  render(s, before) {
+    this.page.dataset.phase = phase(s);
+    this.renderHead();
+    this.renderStatus(s);
+    if (s.gone !== null) {
+      // The room no longer exists: no boards nor clock, only the way home.
+      this.boards.clear();
+      fill(this.grid);
+      fill(this.side);
+      this.layout.hidden = true;
+      fill(this.status, gonePanel(s.gone));
+      return;
+    }
+    if (!s.room) return;
+    const seats = new Set(s.room.players.map((p) => p.seat));
+    for (const [seat, entry] of this.boards) {
+      if (!seats.has(seat)) {
+        entry.el.remove();
+        this.boards.delete(seat);
+      }
+    }
+    // Only the players whose entry changed, unless the phase or who is here did.
+    const all = phase(s) !== phase(before) || s.presence !== before.presence;
+    const was = new Map((before.room?.players || []).map((p) => [p.seat, p]));
+    for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
+    const parts = [h("h2", {}, "Players"), progressList(s.room.players, { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
+    if (phase(s) === "over") parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking));
+    fill(this.side, parts);
+  }
+
+  renderHead() {
+    const room = this.store.get().room;
+    fill(this.head, h("h1", {}, "Watching ", h("span", { class: "code", "data-testid": "room-code" }, this.code)), room ? h("p", { class: "muted" }, roomSummary(room)) : null);
+  }
+
+  renderStatus(s) {
+    const room = s.room;
+    if (!room) return;
+    const p = phase(s);
+    const c = clock(s, this.link.serverNow());
+    let text = "";
+    if (p === "lobby") text = "Waiting for the host to start…";
+    else if (p === "countdown") text = `Starting in ${c.count}…`;
+    else if (p === "racing" && room.start_at === null) text = "Racing · the clock starts at the first move";
+    else if (p === "racing") text = `Racing · ${formatMs(c.elapsed)}${c.left === null ? "" : ` · ${formatMs(c.left)} left`}`;
+    else if (p === "over") {
+      text = endedByTime(room) ? "Race over: time is up" : "Race over";
+    }
+    fill(this.status, h("p", { class: "phase", "data-phase": p }, text));
+  }
+
+  renderPlayer(s, p) {
+    let entry = this.boards.get(p.seat);
+    if (!entry) {
+      const board = new BoardView({ compact: true });
+      const title = h("h3", {});
+      const el = h("article", { class: "watch-player", "data-testid": "watch-player", "data-seat": p.seat }, title, board.el);
+      entry = { board, title, el };
+      this.boards.set(p.seat, entry);
+      this.grid.append(el);
+    }
+    entry.el.dataset.cards = p.cards;
+    entry.el.dataset.moves = p.moves;
+    entry.el.dataset.version = p.version ?? 0;
+    const status = statusText(p);
+    const line = ` ${p.cards}/104 · ${count(p.moves, "move")} · ${count(p.shuffles_left, "shuffle left", "shuffles left")}`;
+    fill(entry.title, h("span", { class: "name" }, p.name), h("span", { class: "muted" }, `${line}${status ? " · " + status : ""}${isAway(s.presence, p.seat) ? " · away" : ""}`));
+    const p0 = phase(s);
+    entry.board.el.classList.toggle("waiting", p0 === "lobby" || p0 === "countdown");
+    if (p.board) entry.board.update(p.board, { version: p.version ?? 0 });
+  }
+}
