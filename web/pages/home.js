@@ -1,9 +1,8 @@
 // The home page: create a room, join one by code, today's daily challenge, live rooms.
 
 import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
-import { Link } from "../net.js";
+import { Link, RETRY_MS } from "../net.js";
 
-const REFRESH_MS = 5000;
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 // What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
 const PHASE_WORDS = { lobby: "waiting to start", countdown: "starting", racing: "race in progress" };
@@ -19,6 +18,7 @@ export function homeView(root, { navigate }) {
   const savedName = store.get(NAME_KEY) || "";
   let link = null;
   let refresh = null;
+  let pollMs = RETRY_MS; // as often as the server says (poll_ms)
   let destroyed = false;
 
   // -- create ----------------------------------------------------------------------
@@ -111,22 +111,25 @@ export function homeView(root, { navigate }) {
     ),
   );
 
-  loadRooms();
-  refresh = setInterval(loadRooms, REFRESH_MS);
-
   let lastShown = null;
+  loadRooms();
+
   async function loadRooms() {
-    let data;
+    let data = null;
     try {
       const res = await fetch("/api/rooms", { cache: "no-store" });
-      if (!res.ok) throw new Error(String(res.status));
-      data = await res.json();
+      if (res.ok) data = await res.json();
     } catch {
-      lastShown = null;
-      if (!destroyed) fill(roomsList, h("li", { class: "muted" }, "Could not load the live races."));
-      return;
+      data = null; // offline
     }
     if (destroyed) return;
+    pollMs = data?.poll_ms ?? pollMs;
+    refresh = setTimeout(loadRooms, pollMs);
+    if (!data) {
+      lastShown = null;
+      fill(roomsList, h("li", { class: "muted" }, "Could not load the live races."));
+      return;
+    }
     const rooms = data.rooms || [];
     // Redraw only what changed, and keep the keyboard's place: a focused link stays focused.
     const shown = JSON.stringify(rooms);
@@ -209,7 +212,7 @@ export function homeView(root, { navigate }) {
   return {
     destroy() {
       destroyed = true;
-      clearInterval(refresh);
+      clearTimeout(refresh);
       link?.close();
     },
   };
