@@ -13,10 +13,16 @@ import unicodedata
 from typing import Annotated, Any, Literal
 
 import msgspec
+import regex
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096
-NAME_MAX = 20
+NAME_MAX = 20  # characters as a reader sees them: extended grapheme clusters
+#: Code points in one of those characters: the longest emoji (a kissing couple with two skin
+#: tones) has 10; a longer cluster is a chain of joiners that only pads the name.
+CLUSTER_MAX = 10
+#: Unicode's extended grapheme clusters (``\X``): what the page counts with Intl.Segmenter.
+_CLUSTER = regex.compile(r"\X")
 
 Difficulty = Literal["easy", "medium", "hard"]
 # (\Z, not $: "$" also matches before a last newline.)
@@ -254,7 +260,9 @@ def _allowed_invisible(name: str, i: int) -> bool:
 def clean_name(raw: str) -> str:
     """A nickname made safe to store and show, or :class:`ProtocolError` ``bad_name``.
 
-    Normalised (NFC, runs of spaces folded, ends trimmed); 1-20 characters; no control,
+    Normalised (NFC, runs of spaces folded, ends trimmed); 1-20 characters, counted as a
+    reader sees them (grapheme clusters: an emoji family is one), each of at most 10 code
+    points; no control,
     format, private-use or other invisible characters (this catches bidi overrides,
     zero-width tricks and blank fillers), but for those that emoji and some scripts'
     spelling are made of, where they belong (see :func:`_allowed_invisible`); no run of
@@ -263,6 +271,8 @@ def clean_name(raw: str) -> str:
 
     >>> clean_name("  Zoë   the  Great ")
     'Zoë the Great'
+    >>> clean_name("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 Famille Dupont")[-6:]
+    'Dupont'
     >>> clean_name("Ann\u3164")
     Traceback (most recent call last):
     ...
@@ -271,8 +281,11 @@ def clean_name(raw: str) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise ProtocolError("bad_name", "nickname must not be empty")
-    if len(name) > NAME_MAX:
+    clusters = _CLUSTER.findall(name)
+    if len(clusters) > NAME_MAX:
         raise ProtocolError("bad_name", f"nickname must be at most {NAME_MAX} characters")
+    if any(len(c) > CLUSTER_MAX for c in clusters):
+        raise ProtocolError("bad_name", f"nickname must not join over {CLUSTER_MAX} code points into one character")
     checked = _TAG_FLAG.sub("\U0001f3f4", name)
     for i, ch in enumerate(checked):
         hidden = _INVISIBLE.match(ch) or unicodedata.category(ch)[0] == "C"

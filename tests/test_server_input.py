@@ -177,6 +177,8 @@ async def test_acting_before_joining_a_room_is_refused(server: Server) -> None:
         ("   ", "empty"),
         ("x" * 21, "at most 20"),
         ("x" * 150, "at most 20"),
+        ("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 21, "at most 20"),  # 21 families
+        ("\u200d".join(["\U0001f468"] * 6), "code points"),  # one "character" of 11 code points: padding
         ("Bad\x00Name", "control"),
         ("Eve\u202egnp.exe", "invisible"),
         ("zero\u200bwidth", "invisible"),
@@ -215,6 +217,8 @@ async def test_hostile_nicknames_are_refused(server: Server, room: dict[str, Any
     [
         "\u2764\ufe0f love",  # ❤️: a heart with the emoji presentation selector
         "\U0001f468\u200d\U0001f469\u200d\U0001f467 fam",  # a family: people joined by ZWJs
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 Famille Dupont",  # 16 characters, 22 code points
+        "q\u0301" * 20,  # 20 letters with accents (no precomposed form), 40 code points
         "\U0001f469\U0001f3fd\u200d\U0001f4bb dev",  # a skin tone, then a joiner
         "\U0001f3f3\ufe0f\u200d\U0001f308",  # a rainbow flag
         "1\ufe0f\u20e3 one",  # a keycap

@@ -1,7 +1,7 @@
 // Tiny DOM helpers. Text always goes in as text nodes (never as markup), so names and other
 // strings from the server can never inject HTML.
 
-import { sentence } from "./model/words.js";
+import { NAME_MAX, nameLength, sentence } from "./model/words.js";
 
 /**
  * Create an element: h("button", {class: "x", onclick: fn, "data-testid": "go"}, "Go").
@@ -78,13 +78,7 @@ export const store = {
 
 export const tokenKey = (code) => `crescent-race.token.${code}`;
 export const NAME_KEY = "crescent-race.name";
-export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
-
-/** The length of a nickname as the server counts it: characters (not UTF-16 units), after
- * trimming and folding runs of spaces. */
-export function nameLength(value) {
-  return [...value.normalize("NFC").trim().split(/\s+/).join(" ")].length;
-}
+export { NAME_MAX, nameLength } from "./model/words.js";
 
 /** A nickname input. A name that is too long is not cut silently (as `maxlength` would cut
  * a pasted one, perhaps inside an emoji): the form will not submit, and says why. */

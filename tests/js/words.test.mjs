@@ -63,3 +63,12 @@ test("moves in words, and the board shown while the server confirms one", () => 
   assert.deepEqual(board.piles[0], ["KH", "7H"]); // the board itself is left as it was
   assert.deepEqual(preview(board, "shuffle").piles[0], ["7H", "KH"]);
 });
+
+test("a nickname's length is counted in characters as a reader sees them", async () => {
+  const { NAME_MAX, nameLength } = await import("../../web/model/words.js");
+  const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}";
+  assert.equal(nameLength(`${family} Famille Dupont`), 16);
+  assert.equal(nameLength(`  Zoe\u0301   the  Great `), 13); // an accent is part of its letter; spaces folded
+  assert.equal(nameLength("\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"), 1); // England's flag
+  assert.equal(nameLength(family.repeat(NAME_MAX + 1)), NAME_MAX + 1);
+});

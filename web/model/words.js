@@ -75,3 +75,14 @@ export function limitText(seconds) {
   const sec = seconds % 60;
   return [min ? `${min} min` : "", sec ? `${sec} s` : ""].filter(Boolean).join(" ");
 }
+
+export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The length of a nickname as the server counts it: characters as a reader sees them
+ * (grapheme clusters: an emoji family is one), after trimming and folding runs of spaces. */
+export function nameLength(value) {
+  let n = 0;
+  for (const _ of graphemes.segment(value.normalize("NFC").trim().split(/\s+/).join(" "))) n++;
+  return n;
+}

@@ -106,6 +106,7 @@ export class RaceView {
   }
 
   showToRanking() {
+    if (!this.s) return; // (the window resized before any race was drawn: the lobby)
     this.toRanking.hidden = phase(this.s) !== "over" || this.beside.matches || this.side.hidden;
   }
 
