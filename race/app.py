@@ -176,6 +176,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/rooms", rooms),
         Route("/api/rooms/{code}", room),
         Route("/api/daily", leaderboard),
+        Route("/api/{rest:path}", _api_unknown),  # never the client's files: see _api_unknown
     ]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
         routes.append(WebSocketRoute("/bench/echo", _echo))
@@ -219,6 +220,16 @@ _NOT_FOUND_PAGE = """<!doctype html>
 <p>There is nothing at this address. Room links look like <code>/r/K7M2QXA</code>.</p>
 <a class="button" href="/">Back home</a></section></main></body></html>
 """
+
+
+async def _api_unknown(request: Request) -> Response:
+    """Any other address under ``/api/``: JSON, never one of the client's files, whatever an
+    encoded slash or dot segment (``/api/..%2fapp.js``) would make of the path once decoded."""
+    raw = request.scope.get("raw_path", b"").decode("latin-1").lower()
+    segments = request.scope["path"].split("/")
+    if "." in segments or ".." in segments or "%2f" in raw or "%5c" in raw:
+        return JSONResponse({"error": "an API path has no encoded slashes or dot segments"}, status_code=400)
+    return JSONResponse({"error": "Not Found"}, status_code=404)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

@@ -138,8 +138,23 @@ def run(args: argparse.Namespace) -> int:
         # A client that takes nothing it is sent cannot hold the shutdown up for longer.
         timeout_graceful_shutdown=int(settings.write_timeout) + 5,
     )
+    logging.getLogger("uvicorn.error").addFilter(_quiet_bad_text)
     started = _serve(config, lambda port: greeting(args.host, port, shared, configured))
     return 0 if started else 3  # uvicorn's exit code for a server that could not start
+
+
+_BAD_TEXT = "Invalid UTF-8 sequence received from client."
+
+
+def _quiet_bad_text(record: logging.LogRecord) -> bool:
+    """A client's text frame that is not UTF-8 is the client's fault, not the server's: one
+    warning line (the websocket layer closes it with 1007), not an error with a traceback
+    that any client could write into the log."""
+    if record.getMessage() == _BAD_TEXT:
+        record.msg, record.args = "a client sent a text frame that is not UTF-8; closed it (1007)", ()
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+    return True
 
 
 def _serve(config: uvicorn.Config, announce: Callable[[int], list[str]]) -> bool:
