@@ -26,9 +26,9 @@ import msgspec
 from race import protocol as p
 from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, token_key
+from race.rooms import Kind, Meta, Seat, Status, token_key
 from race.service import RaceService, Session
-from race.store import Store, StoreUnavailable
+from race.store import DailyStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64
@@ -146,7 +146,7 @@ def sort_key(e: Entry) -> str:
 class DailyChallenge:
     def __init__(
         self,
-        store: Store,
+        store: DailyStore,
         service: RaceService,
         *,
         keep_days: int = 30,
@@ -300,9 +300,9 @@ class DailyChallenge:
                 deal=deal["seed"],
                 host="s1",
                 created=self.clock(),
-                status="started",
+                status=Status.STARTED,
                 seats=["s1"],
-                kind="daily",
+                kind=Kind.DAILY,
                 daily_date=date,
                 player=profile.id,
             )

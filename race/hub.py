@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from race.store import Store, StoreUnavailable
+from race.store import Broadcast, StoreUnavailable
 
 log = logging.getLogger(__name__)
 _NOT_TO = '{"_not_to":"'
@@ -67,7 +67,7 @@ def _now_ms() -> int:
 
 
 class Hub:
-    def __init__(self, store: Store, *, clock: Callable[[], int] = _now_ms) -> None:
+    def __init__(self, store: Broadcast, *, clock: Callable[[], int] = _now_ms) -> None:
         self.store = store
         self.clock = clock  # server milliseconds, the clock the scheduled times are on
         #: Called with every ``room`` snapshot that reaches this process (the service follows

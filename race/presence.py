@@ -26,11 +26,12 @@ import logging
 import time
 import zlib
 from collections.abc import Callable, Coroutine, Sequence
+from enum import StrEnum
 from typing import Any
 
 from race import protocol as p
 from race.hub import not_to
-from race.store import COUNTED, Store, StoreUnavailable
+from race.store import COUNTED, PresenceStore, StoreUnavailable
 from race.views import presence_view
 
 log = logging.getLogger(__name__)
@@ -42,13 +43,22 @@ def member_id(conn_id: str, seat: str | None) -> str:
     return f"{seat} {conn_id}" if seat is not None else f"{COUNTED}{conn_id}"
 
 
+class Tell(StrEnum):
+    """When a change of a room's presence is told to the room: at once (a player's), in a
+    moment with every other change until then (a spectator's), or even if nothing changed."""
+
+    NOW = "now"
+    SOON = "soon"
+    ALWAYS = "always"
+
+
 class Presence:
     """This process's side of the rooms' presence: its connections' arrivals and departures,
     and the refresh that keeps them present."""
 
     def __init__(
         self,
-        store: Store,
+        store: PresenceStore,
         *,
         ttl: float = 30.0,
         watchers_every: float = 1.0,
@@ -109,7 +119,7 @@ class Presence:
             members.discard(member)
             if not members:
                 del self.local[room]
-        await self._change(room, gone=[member], tell="soon" if replaced else _when(member))
+        await self._change(room, gone=[member], tell=Tell.SOON if replaced else _when(member))
 
     async def refresh(self) -> None:
         """Mark every member of this process present for another ``ttl`` and tell its
@@ -117,7 +127,7 @@ class Presence:
         stops when the store is unavailable (the next retries)."""
         for room in list(self.local):
             try:
-                await self._change(room, tell="now", refresh=True)
+                await self._change(room, tell=Tell.NOW, refresh=True)
             except StoreUnavailable:
                 log.warning("presence not refreshed: the store is unavailable (retrying in %.0f s)", self.ttl / 3)
                 return
@@ -134,7 +144,7 @@ class Presence:
         *,
         here: Sequence[str] = (),
         gone: Sequence[str] = (),
-        tell: str,
+        tell: Tell,
         skip: str | None = None,
         refresh: bool = False,
     ) -> dict[str, Any] | None:
@@ -151,10 +161,10 @@ class Presence:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             if self.describe is not None:
                 await self.describe(room, view)
-            if tell == "always" or (roll.changed and tell == "now"):
+            if tell is Tell.ALWAYS or (roll.changed and tell is Tell.NOW):
                 text = p.encode(view)
                 await self.store.publish(room, text if skip is None else not_to(skip, text))
-            elif roll.changed and tell == "soon":
+            elif roll.changed and tell is Tell.SOON:
                 self._tell_soon(room)
             elif refresh and self.local_deliver is not None:
                 self.local_deliver(room, p.encode(view))  # what a lost message would have said
@@ -187,9 +197,9 @@ class Presence:
         task.add_done_callback(self._telling.discard)
 
     async def _tell(self, room: str) -> None:
-        await self._change(room, tell="always")
+        await self._change(room, tell=Tell.ALWAYS)
 
 
-def _when(member: str) -> str:
+def _when(member: str) -> Tell:
     """When to tell the room about ``member``: a player at once, a spectator soon."""
-    return "soon" if member.startswith(COUNTED) else "now"
+    return Tell.SOON if member.startswith(COUNTED) else Tell.NOW

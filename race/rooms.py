@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 import msgspec
@@ -35,6 +36,21 @@ _HISTORY = msgspec.json.Decoder(list[str])
 _enc = msgspec.json.Encoder()
 
 
+class Status(StrEnum):
+    """A room's lifecycle: its lobby, a race started (counting down, then running), over."""
+
+    LOBBY = "lobby"
+    STARTED = "started"
+    OVER = "over"
+
+
+class Kind(StrEnum):
+    """A room is a race, or one player's attempt at a daily deal."""
+
+    RACE = "race"
+    DAILY = "daily"
+
+
 class Meta(msgspec.Struct, kw_only=True):
     """The room: its settings, lifecycle and seats. ``status`` is lobby, started or over;
     while started, the phase is a countdown until ``start_at`` (server ms)."""
@@ -46,14 +62,14 @@ class Meta(msgspec.Struct, kw_only=True):
     created: int
     listed: bool = True
     time_limit: int | None = None
-    status: str = "lobby"
+    status: Status = Status.LOBBY
     round: int = 1
     start_at: int | None = None
     ended_at: int | None = None
     seats: list[str] = msgspec.field(default_factory=list)
     last_seat: int = 0  # the highest seat number handed out: a seat given up is never reused
     ready: list[str] = msgspec.field(default_factory=list)
-    kind: str = "race"  # or "daily": a solo attempt at a daily deal
+    kind: Kind = Kind.RACE
     daily_date: str | None = None
     player: str | None = None  # the daily player's public id
 
@@ -137,13 +153,13 @@ def save_game(seat: Seat, game: Game, played: bool) -> dict[str, str]:
 def phase(meta: Meta, now: int) -> str:
     """lobby, countdown, racing or over, at server time ``now`` (ms). A daily attempt is
     started with no ``start_at``: its clock starts at the first move."""
-    if meta.status == "started":
+    if meta.status is Status.STARTED:
         if meta.start_at is None:
             return "racing"
         if now < meta.start_at:
             return "countdown"
         if meta.time_limit is not None and now >= meta.start_at + meta.time_limit * 1000:
-            return "over"
+            return Status.OVER
         return "racing"
     return meta.status
 

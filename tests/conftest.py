@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -12,22 +14,41 @@ from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A real Redis: REDIS_URL when given, else a throwaway redis-server on a free port."""
+def redis_server() -> Iterator[tuple[str, str | None]]:
+    """A real Redis: REDIS_URL when given, else a throwaway redis-server on a free port that
+    also listens on a unix socket. Its ``redis://`` URL, and its ``unix://`` one (if any)."""
     if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
+        yield os.environ["REDIS_URL"], None
         return
-    server = RedisServer()
+    directory = tempfile.mkdtemp(prefix="race-redis-")
+    sock = os.path.join(directory, "redis.sock")
+    server = RedisServer("--appendonly", "no", "--unixsocket", sock, "--unixsocketperm", "700", directory=directory)
     try:
-        yield server.url
+        yield server.url, f"unix://{sock}?db=1"
     finally:
         server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: tuple[str, str | None]) -> str:
+    """A real Redis, over TCP."""
+    return redis_server[0]
+
+
+@pytest.fixture(scope="session")
+def redis_unix_url(redis_server: tuple[str, str | None]) -> str:
+    """The same Redis over its unix socket (``unix://``), on a database of its own: the
+    store's plain redis-py path, which ``redis://`` never takes (it has a lean pipe)."""
+    if redis_server[1] is None:
+        pytest.skip("REDIS_URL is given: no unix socket of a Redis started here")
+    return redis_server[1]
 
 
 @pytest.fixture(params=["memory", "redis"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    """A connected store, once embedded and once on the real Redis (``test_store.py`` adds a
-    Redis Cluster with its own fixture)."""
+    """A connected store, once embedded and once on the real Redis (``test_store.py`` adds
+    Redis over a unix socket and a Redis Cluster with fixtures of its own)."""
     url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
     s = open_store(url, ttl=3600)
     await s.connect()

@@ -12,7 +12,7 @@ from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import Seat, ranking
-from race.service import RaceService, Session
+from race.service import RaceService, Role, Session
 from race.service.base import LISTING
 from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
@@ -42,7 +42,7 @@ async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, re
     await other.connect()
     one, two = RaceService(store, countdown_ms=0), RaceService(other, countdown_ms=0)
     ann, _, state, _ = await race(one)
-    tab = Session("c3", room=ann.room, seat=ann.seat, role="player")
+    tab = Session("c3", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     moves = state["legal_moves"][:6]
     attempts = [
         (one if i % 2 else two).handle(ann if i % 2 else tab, p.Play(move=m, version=state["version"]))
@@ -116,7 +116,7 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
     room_again, fresh = await service.handle(ann, p.Sync())
     assert room_again["room"]["round"] == 2 and fresh["type"] == "state"
     assert fresh["board"] == room["players"][0]["board"] and fresh["legal_moves"]
-    (spectating,) = await service.handle(Session("c9", room=ann.room, role="spectator"), p.Sync())
+    (spectating,) = await service.handle(Session("c9", room=ann.room, role=Role.SPECTATOR), p.Sync())
     assert spectating["room"]["deal"] == 6
 
 
@@ -311,7 +311,7 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
     await service.handle(cy, p.Join(room=code, name="Cy"))
     await service.handle(bob, p.Ready())
     await service.handle(cy, p.Ready())
-    retry = Session("c1", room=ann.room, seat=ann.seat, role="player")  # the same, its reply lost
+    retry = Session("c1", room=ann.room, seat=ann.seat, role=Role.PLAYER)  # the same, its reply lost
     assert await service.handle(ann, p.Leave()) == [{"type": "left"}]
     assert ann.room is None and ann.seat is None and ann.role is None
     assert await service.handle(retry, p.Leave()) == [{"type": "left"}] and retry.room is None

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from race import protocol as p
 from race.engine import Game
 from race.rooms import HISTORY_CHUNK, Seat, history_keys, history_of, save_game, seat_key
-from race.service import RaceService, Session
+from race.service import RaceService, Role, Session
 from race.store import Store
 from race.views import SEAT
 
@@ -56,7 +56,7 @@ async def test_a_long_game_is_undone_to_its_deal_from_any_connection(store: Stor
     assert sum(len(d.data) for d in room_docs.values()) < 2 * first_size + 2000
     # Two connections of the seat take turns: each one's last documents are out of date by
     # then, so every undo starts from the store's history, across the documents' boundaries.
-    tab = Session("c9", room=ann.room, seat=ann.seat, role="player")
+    tab = Session("c9", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     who = [ann, tab]
     while state["can_undo"]:
         (state,) = await service.handle(who[len(boards) % 2], p.Undo(version=state["version"]))
@@ -73,7 +73,7 @@ async def test_restart_and_replay_overwrite_the_history_left_over(store: Store) 
         (state,) = await service.handle(ann, pick(state, i))
     # The restart comes from another connection of the seat: a fresh read, which a restart
     # needs no history for.
-    tab = Session("c9", room=ann.room, seat=ann.seat, role="player")
+    tab = Session("c9", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     (state,) = await service.handle(tab, p.Restart(version=state["version"]))
     assert state["can_undo"] is False
     played = []

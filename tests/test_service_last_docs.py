@@ -9,7 +9,7 @@ import pytest
 
 from race import protocol as p
 from race.protocol import ProtocolError
-from race.service import RaceService, Session
+from race.service import RaceService, Role, Session
 from race.store import Store
 
 
@@ -53,7 +53,7 @@ async def test_plain_moves_read_the_store_once(store: Store) -> None:
 async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Store) -> None:
     service = RaceService(store, countdown_ms=0)
     ann, _, state = await started(service)
-    tab = Session("c9", room=ann.room, seat=ann.seat, role="player")
+    tab = Session("c9", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     (s1,) = await service.handle(ann, p.Play(move=pick(state), version=state["version"]))
     (s2,) = await service.handle(tab, p.Play(move=pick(s1), version=s1["version"]))
     # ann's connection still holds the documents of s1: its stale move is refused as stale,

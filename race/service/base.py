@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 import msgspec
@@ -16,8 +17,8 @@ import msgspec
 from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
-from race.rooms import MAX_PLAYERS, Meta, Seat, is_done, phase, seat_key
-from race.store import Doc, Store, StoreUnavailable
+from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.store import Doc, RoomStore, StoreUnavailable
 from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
@@ -45,6 +46,13 @@ class DailyHandler(Protocol):
     async def handle(self, session: Session, msg: p.Daily | p.Leaderboard) -> list[dict[str, Any]]: ...
 
 
+class Role(StrEnum):
+    """What a connection in a room is there as."""
+
+    PLAYER = "player"
+    SPECTATOR = "spectator"
+
+
 @dataclass
 class Session:
     """What one connection is: nobody yet, a player in a seat, or a spectator."""
@@ -52,7 +60,7 @@ class Session:
     conn_id: str
     room: str | None = None
     seat: str | None = None
-    role: str | None = None  # "player" or "spectator"
+    role: Role | None = None
     #: What this connection's last move committed: the next move starts from it instead of
     #: reading the store (the commit checks the versions, and anything but a plain move is
     #: decided on a fresh read).
@@ -89,7 +97,7 @@ class ServiceBase:
 
     def __init__(
         self,
-        store: Store,
+        store: RoomStore,
         *,
         clock: Callable[[], int] = now_ms,
         countdown_ms: int = 3000,
@@ -147,12 +155,12 @@ class ServiceBase:
             if "meta" not in docs:
                 return False
             meta = META.decode(docs["meta"].data)
-            if meta.status != "started":
+            if meta.status is not Status.STARTED:
                 return False
             seats = seats_of(docs, meta)
             if not (now or phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
                 return False
-            meta.status, meta.ended_at = "over", self.clock()
+            meta.status, meta.ended_at = Status.OVER, self.clock()
             expect = {name: doc.version for name, doc in docs.items() if name == "meta" or name.startswith("p:")}
             after = {**docs, "meta": Doc(docs["meta"].version + 1, _dump(meta))}
             ok = await self.store.commit(
@@ -267,7 +275,7 @@ class ServiceBase:
         """Show a listed room on the home page's live list: a convenience, so a store that
         fails here fails nothing else (the room just stays off the list)."""
         if meta.listed:
-            listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind == "daily" else self.store.ttl
+            listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind is Kind.DAILY else self.store.ttl
             try:
                 if await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for):
                     self._listing_gen += 1

@@ -7,7 +7,7 @@ from typing import Any
 
 from race import protocol as p
 from race.protocol import ProtocolError
-from race.service.base import Session
+from race.service.base import Role, Session
 from race.service.lobby import LobbyActions
 from race.service.race import RaceActions
 
@@ -34,7 +34,7 @@ class RaceService(LobbyActions, RaceActions):
             raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
         if isinstance(msg, p.Sync):
             return await self.sync(session)
-        if session.role != "player":
+        if session.role is not Role.PLAYER:
             raise ProtocolError("spectator", "spectators cannot act in the race")
         match msg:
             case p.Ready():

@@ -12,8 +12,10 @@ from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import (
     MAX_PLAYERS,
+    Kind,
     Meta,
     Seat,
+    Status,
     new_code,
     new_token,
     normalise_code,
@@ -23,7 +25,7 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, Here, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import RETRIES, Here, Role, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -72,7 +74,7 @@ class LobbyActions(ServiceBase):
                 break
         else:
             raise _conflict()
-        session.room, session.seat, session.role = meta.code, "s1", "player"
+        session.room, session.seat, session.role = meta.code, "s1", Role.PLAYER
         await self.list_room(meta)
         return meta, {key: Doc(1, data) for key, data in write.items()}
 
@@ -115,7 +117,7 @@ class LobbyActions(ServiceBase):
                 break
         else:
             raise _conflict()
-        session.room, session.seat, session.role = code, sid, "player"
+        session.room, session.seat, session.role = code, sid, Role.PLAYER
         log.info("room %s: %s joined", code, sid)
         return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
 
@@ -137,7 +139,7 @@ class LobbyActions(ServiceBase):
         # Seated before the others are told to let go: of two connections resuming one seat
         # at once, each is seated when the other's _replace arrives (one or both are closed,
         # and a closed page offers to take the seat back), never both left open.
-        session.room, session.seat, session.role = code, sid, "player"
+        session.room, session.seat, session.role = code, sid, Role.PLAYER
         try:
             await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
             # A remove that committed since the read above found this connection not yet
@@ -154,7 +156,7 @@ class LobbyActions(ServiceBase):
         self._not_seated(session)
         code = normalise_code(msg.room)
         docs = await self._room(code)
-        session.room, session.role = code, "spectator"
+        session.room, session.role = code, Role.SPECTATOR
         self._schedule(docs)
         return [{"type": "watching", "room": room_view(docs, self.clock())}]
 
@@ -268,7 +270,7 @@ class LobbyActions(ServiceBase):
         raise _conflict()
 
     def _begin(self, meta: Meta, now: int) -> None:
-        meta.status = "started"
+        meta.status = Status.STARTED
         meta.start_at = now + self.countdown_ms
         meta.ready = []
 
@@ -276,11 +278,11 @@ class LobbyActions(ServiceBase):
         new_deal = deal if deal is not None else random_deal()
 
         def change(meta: Meta, now: int) -> None:
-            if meta.kind == "daily":
+            if meta.kind is Kind.DAILY:
                 raise ProtocolError("no_rematch", "a daily attempt cannot be replayed; start a new attempt instead")
             if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
-            meta.status, meta.round, meta.deal = "lobby", meta.round + 1, new_deal
+            meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
             meta.start_at = meta.ended_at = None
             meta.ready = []
             # Anyone may start it once the race is over (the host may have gone): they host it.

@@ -10,7 +10,20 @@ from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, board, history_keys, history_of, is_done, phase, progress, save_game, seat_key
+from race.rooms import (
+    Kind,
+    Meta,
+    Seat,
+    Status,
+    board,
+    history_keys,
+    history_of,
+    is_done,
+    phase,
+    progress,
+    save_game,
+    seat_key,
+)
 from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
 from race.store import Doc
 from race.views import META, SEAT, player_view, presence_view, room_view, seats_of, state_view
@@ -133,7 +146,7 @@ class RaceActions(ServiceBase):
         next message finishes the job."""
         if seat.finished_ms is None:
             return
-        if meta.kind == "daily" and meta.round == 1 and seat.seat == "s1" and self.on_daily_finish is not None:
+        if meta.kind is Kind.DAILY and meta.round == 1 and seat.seat == "s1" and self.on_daily_finish is not None:
             await self.on_daily_finish(meta, seat)
         await self._out(code)
 
@@ -227,7 +240,7 @@ class RaceActions(ServiceBase):
             # A win whose aftermath the store cut short (the page never retries it): finish it.
             await self._finished(session.room, meta, mine)
             docs = await self._room(session.room)
-        elif meta.status == "started" and (
+        elif meta.status is Status.STARTED and (
             phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats_of(docs, meta))
         ):  # its end went unannounced (the store failed just then): end it now
             await self.end_if_done(session.room)

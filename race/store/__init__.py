@@ -6,7 +6,24 @@ is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported only
 
 from __future__ import annotations
 
-from .base import COUNTED, RESYNC, Doc, LogEntry, Roll, Store, StoreUnavailable
+from .base import (
+    COUNTED,
+    RESYNC,
+    Allowances,
+    Broadcast,
+    DailyStore,
+    Doc,
+    Documents,
+    Leaderboards,
+    Listings,
+    LogEntry,
+    Presences,
+    PresenceStore,
+    Roll,
+    RoomStore,
+    Store,
+    StoreUnavailable,
+)
 
 
 def open_store(url: str, *, ttl: int) -> Store:
@@ -26,4 +43,22 @@ def open_store(url: str, *, ttl: int) -> Store:
     raise ValueError(f"unknown store URL {url!r}: use memory://, redis://... or redis+cluster://...")
 
 
-__all__ = ["COUNTED", "RESYNC", "Doc", "LogEntry", "Roll", "Store", "StoreUnavailable", "open_store"]
+__all__ = [
+    "COUNTED",
+    "RESYNC",
+    "Allowances",
+    "Broadcast",
+    "DailyStore",
+    "Doc",
+    "Documents",
+    "Leaderboards",
+    "Listings",
+    "LogEntry",
+    "PresenceStore",
+    "Presences",
+    "Roll",
+    "RoomStore",
+    "Store",
+    "StoreUnavailable",
+    "open_store",
+]

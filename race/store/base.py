@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 LOG_LENGTH = 200
 #: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms`): bulky
@@ -69,33 +69,18 @@ class LogEntry:
     data: str
 
 
-class Store(ABC):
-    """What the room logic needs from storage and broadcasting. Every method may raise
-    :class:`StoreUnavailable`."""
+class Documents(Protocol):
+    """A room's versioned documents and their logs: read, and written only by :meth:`commit`."""
 
-    def __init__(self, *, ttl: int) -> None:
-        self.ttl = ttl
+    ttl: int  #: seconds a room is kept after its last commit
 
-    async def connect(self) -> None:  # noqa: B027 - optional hook
-        """Open connections; called once at start-up."""
-
-    async def close(self) -> None:  # noqa: B027 - optional hook
-        """Release connections; called once at shut-down."""
-
-    @abstractmethod
-    async def ping(self) -> None:
-        """Return when the store answers, raise :class:`StoreUnavailable` otherwise."""
-
-    @abstractmethod
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
         """The named documents of ``room`` (``None`` where one does not exist)."""
 
-    @abstractmethod
     async def read_all(self, room: str) -> dict[str, Doc]:
         """Every document of ``room`` but those kept aside (named :data:`ASIDE`...); empty
         when the room does not exist (or expired)."""
 
-    @abstractmethod
     async def commit(
         self,
         room: str,
@@ -114,43 +99,46 @@ class Store(ABC):
         the room's expiry (``ttl`` seconds, the store's default when ``None``). Return
         False, changing nothing, when a version differs."""
 
-    @abstractmethod
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
         """Log entries of document ``name`` after ``version``, oldest first; ``None`` when
         some of them are no longer kept (the caller should send a full state instead)."""
 
-    @abstractmethod
+
+class Broadcast(Protocol):
+    """The rooms' channels, across every process."""
+
     async def publish(self, room: str, message: str) -> None:
         """Send ``message`` to every subscriber of ``room``, in any process."""
 
-    @abstractmethod
     async def subscribe(self, room: str) -> None:
         """Start receiving ``room``'s messages through :meth:`messages`."""
 
-    @abstractmethod
     async def unsubscribe(self, room: str) -> None:
         """Stop receiving ``room``'s messages."""
 
-    @abstractmethod
     def messages(self) -> AsyncIterator[tuple[str, str]]:
         """``(room, message)`` for every message on a subscribed room, in order, forever;
         ``(room, RESYNC)`` when some of a room's messages may have been lost, and
         ``("*", "reconnected")`` when any room's may have been (after an outage)."""
 
-    @abstractmethod
+
+class Listings(Protocol):
+    """Members listed until a time (the live rooms)."""
+
     async def list_add(self, key: str, member: str, expires_at: float) -> bool:
         """Put ``member`` in the listing ``key`` until ``expires_at`` (a Unix time); True if
         it was not in it."""
 
-    @abstractmethod
     async def list_remove(self, key: str, member: str) -> bool:
         """Take ``member`` out of the listing ``key``; True if it was in it."""
 
-    @abstractmethod
     async def list_members(self, key: str, now: float, limit: int) -> list[str]:
         """Members of listing ``key`` not expired at ``now``, latest expiry first."""
 
-    @abstractmethod
+
+class Presences(Protocol):
+    """Who is connected to each room."""
+
     async def presence(
         self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
     ) -> Roll:
@@ -160,23 +148,116 @@ class Store(ABC):
         who may be thousands) are counted rather than listed. The record expires with the
         room."""
 
-    @abstractmethod
+
+class Allowances(Protocol):
+    """Token buckets shared by every process."""
+
     async def spend(self, key: str, rate: float, burst: int, now: float) -> bool:
         """Take one from the allowance ``key`` (a token bucket: it starts with ``burst``
         and refills at ``rate`` a second, up to ``burst``) at ``now`` (a Unix time): True if
         there was one, False (taking nothing) if not. Every process on the store shares it;
         an allowance that has refilled is forgotten."""
 
-    @abstractmethod
+
+class Leaderboards(Protocol):
+    """The daily challenge's boards."""
+
     async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool:
         """Put ``player`` on the leaderboard of ``group`` unless already there (then change
         nothing and return False). Entries order by ``sort_key`` (compared as text), then by
         player; the board expires ``ttl`` seconds after its latest entry."""
 
-    @abstractmethod
     async def board_range(self, group: str, start: int, count: int) -> list[tuple[str, str]]:
         """``(player, data)`` for the entries ranked ``start`` (0 is first) onwards."""
 
-    @abstractmethod
     async def board_rank(self, group: str, player: str) -> tuple[int, str] | None:
         """``(rank, data)`` of ``player`` (rank 0 is first), or ``None`` if not on the board."""
+
+
+class Store(ABC):
+    """Every concern at once: what a backend implements (each consumer names only the
+    protocols above that it uses). Every method may raise :class:`StoreUnavailable`."""
+
+    def __init__(self, *, ttl: int) -> None:
+        self.ttl = ttl
+
+    async def connect(self) -> None:  # noqa: B027 - optional hook
+        """Open connections; called once at start-up."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections; called once at shut-down."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Return when the store answers, raise :class:`StoreUnavailable` otherwise."""
+
+    @abstractmethod
+    async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]: ...
+
+    @abstractmethod
+    async def read_all(self, room: str) -> dict[str, Doc]: ...
+
+    @abstractmethod
+    async def commit(
+        self,
+        room: str,
+        *,
+        expect: Mapping[str, int],
+        write: Mapping[str, str],
+        log: tuple[str, str] | None = None,
+        publish: str | None = None,
+        ttl: int | None = None,
+    ) -> bool: ...
+
+    @abstractmethod
+    async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None: ...
+
+    @abstractmethod
+    async def publish(self, room: str, message: str) -> None: ...
+
+    @abstractmethod
+    async def subscribe(self, room: str) -> None: ...
+
+    @abstractmethod
+    async def unsubscribe(self, room: str) -> None: ...
+
+    @abstractmethod
+    def messages(self) -> AsyncIterator[tuple[str, str]]: ...
+
+    @abstractmethod
+    async def list_add(self, key: str, member: str, expires_at: float) -> bool: ...
+
+    @abstractmethod
+    async def list_remove(self, key: str, member: str) -> bool: ...
+
+    @abstractmethod
+    async def list_members(self, key: str, now: float, limit: int) -> list[str]: ...
+
+    @abstractmethod
+    async def presence(
+        self, room: str, now: float, *, here: Sequence[str] = (), gone: Sequence[str] = (), until: float = 0
+    ) -> Roll: ...
+
+    @abstractmethod
+    async def spend(self, key: str, rate: float, burst: int, now: float) -> bool: ...
+
+    @abstractmethod
+    async def board_add(self, group: str, player: str, sort_key: str, data: str, ttl: int) -> bool: ...
+
+    @abstractmethod
+    async def board_range(self, group: str, start: int, count: int) -> list[tuple[str, str]]: ...
+
+    @abstractmethod
+    async def board_rank(self, group: str, player: str) -> tuple[int, str] | None: ...
+
+
+class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Protocol):
+    """What the room service works with."""
+
+
+class PresenceStore(Presences, Broadcast, Protocol):
+    """What :mod:`race.presence` works with."""
+
+
+class DailyStore(Documents, Broadcast, Leaderboards, Protocol):
+    """What the daily challenge works with."""
