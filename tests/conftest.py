@@ -1,3 +1,5 @@
+"""Fixtures every folder shares: a real Redis, a real Redis Cluster, and a connected store."""
+
 from __future__ import annotations
 
 import os
@@ -6,11 +8,9 @@ import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
 
 from race.store import Store, open_store
-from tests.support import RedisCluster, RedisServer, Server
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, Browsing
+from tests.support.processes import RedisCluster, RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -68,23 +68,3 @@ def redis_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
-
-
-# The browser tests: each module defines its own ``server``; these run one headless Chromium
-# per module and give each test its tabs (screenshots of every open tab when it fails).
-
-
-@pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def browsing(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Browsing]:
-    failed_before = request.session.testsfailed
-    tabs = Browsing(browser, server.url, request.node.name)
-    yield tabs
-    tabs.close(failed=request.session.testsfailed > failed_before)

@@ -1,0 +1,133 @@
+"""Who is connected: players who went away show as away, across server processes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.support.processes import Client, Server, running
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[Server]:
+    s = Server(redis_url, COUNTDOWN_SECONDS="0.3")
+    yield s
+    s.stop()
+
+
+def here_is(*seats: str, watching: int = 0) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["here"] == list(seats) and m["watching"] == watching
+
+
+async def test_players_and_spectators_come_and_go(server: Server) -> None:
+    ann = await Client.connect(server.ws_url)
+    await ann.request({"type": "create", "name": "Ann"}, "joined")
+    first = await ann.expect("presence", where=here_is("s1"))  # what she learns on arriving
+    code = (await ann.request({"type": "sync"}, "room"))["room"]["code"]
+
+    bob = await Client.connect(server.ws_url)
+    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+    token = joined["token"]
+    # The reply comes first, then the room's news: Bob's own arrival.
+    assert all(m["type"] != "presence" for m in bob.inbox)
+    await bob.expect("presence", where=here_is("s1", "s2"))
+    both = await ann.expect("presence", where=here_is("s1", "s2"))
+    assert both["version"] > first["version"]
+
+    eve = await Client.connect(server.ws_url)
+    await eve.request({"type": "watch", "room": code}, "watching")
+    await eve.expect("presence", where=here_is("s1", "s2", watching=1))
+    await ann.expect("presence", where=here_is("s1", "s2", watching=1))
+
+    await bob.close()  # the tab is closed
+    away = await ann.expect("presence", where=here_is("s1", watching=1))
+    await eve.expect("presence", where=here_is("s1", watching=1))
+
+    back = await Client.connect(server.ws_url)
+    await back.request({"type": "resume", "room": code, "token": token}, "joined")
+    again = await ann.expect("presence", where=here_is("s1", "s2", watching=1))
+    assert again["version"] > away["version"]
+    await back.expect("presence", where=here_is("s1", "s2", watching=1))
+
+    await eve.close()
+    await ann.expect("presence", where=here_is("s1", "s2"))
+    # Leaving the lobby takes the seat out at once, the connection still open.
+    await back.request({"type": "leave"}, "left")
+    await ann.expect("presence", where=here_is("s1"))
+    for c in (ann, back):
+        await c.close()
+
+
+async def test_a_second_window_on_a_seat_keeps_it_here(server: Server) -> None:
+    """A seat opened in another window replaces the first: the seat never shows as away."""
+    ann = await Client.connect(server.ws_url)
+    created = await ann.request({"type": "create", "name": "Ann"}, "joined")
+    code, token = created["room"]["code"], created["token"]
+    eve = await Client.connect(server.ws_url)
+    await eve.request({"type": "watch", "room": code}, "watching")
+    await eve.expect("presence", where=here_is("s1", watching=1))
+
+    again = await Client.connect(server.ws_url)
+    await again.request({"type": "resume", "room": code, "token": token}, "joined")
+    await again.expect("presence", where=here_is("s1", watching=1))
+    await ann.ws.wait_closed()  # the server closed the old window
+    assert ann.ws.close_code == 4001
+    # Whatever came to the spectator since, it never said that s1 was away.
+    await eve.request({"type": "sync"}, "room")
+    assert all(m["here"] == ["s1"] for m in eve.inbox if m["type"] == "presence"), eve.inbox
+    for c in (again, eve):
+        await c.close()
+
+
+async def test_players_of_a_dead_server_show_as_away(redis_url: str) -> None:
+    """A server killed with kill -9 says nothing: its players' time runs out, and a server
+    with players of the same room tells them."""
+    first = Server(redis_url, PRESENCE_TTL_SECONDS="1")
+    second = Server(redis_url, PRESENCE_TTL_SECONDS="1")
+    with running(first, second):
+        ann = await Client.connect(first.ws_url)
+        created = await ann.request({"type": "create", "name": "Ann"}, "joined")
+        code = created["room"]["code"]
+        bob = await Client.connect(second.ws_url)
+        token = (await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined"))["token"]
+        await ann.expect("presence", where=here_is("s1", "s2"))
+        second.kill()
+        await ann.expect("presence", where=here_is("s1"))
+        # Bob comes back through the first server: here again.
+        back = await Client.connect(first.ws_url)
+        await back.request({"type": "resume", "room": code, "token": token}, "joined")
+        await ann.expect("presence", where=here_is("s1", "s2"))
+        await ann.close()
+        await back.close()
+
+
+async def test_presence_says_from_when_a_player_out_of_the_race_may_end_it() -> None:
+    """``end_from``: the server time from which a player who is out may end the race. Never
+    while two players still racing are here; once one of the two has gone, when their grace
+    is up; at once when one player is left racing (told again as each player goes out)."""
+    server = Server("", HOST_AWAY_SECONDS="30")
+    with running(server):
+        ann, bob, cy = [await Client.connect(server.ws_url) for _ in range(3)]
+        code = (await ann.request({"type": "create", "name": "Ann"}, "joined"))["room"]["code"]
+        for client, name in ((bob, "Bob"), (cy, "Cy")):
+            await client.request({"type": "join", "room": code, "name": name}, "joined")
+        lobby = await cy.expect("presence", where=here_is("s1", "s2", "s3"))
+        assert lobby["end_from"] is None  # no race yet
+        await ann.request({"type": "start"}, "room")
+        await cy.request({"type": "resign"}, "state")  # Ann and Bob are here: only Ann may end it
+
+        await bob.close()
+        gone = await cy.expect("presence", where=here_is("s1", "s3"))
+        assert gone["end_from"] == gone["away_since"]["s2"] + 30_000  # Bob may be reloading
+        await cy.send({"type": "end"})
+        refused = await cy.expect("error")
+        assert refused["code"] == "not_host" and "try again in 30 s" in refused["message"]
+
+        await ann.request({"type": "resign"}, "state")  # Bob alone is still racing
+        await cy.expect("presence", where=lambda m: m["end_from"] == 0)
+        await cy.send({"type": "end"})
+        await cy.expect("room", where=lambda m: m["room"]["phase"] == "over")
+        for client in (ann, cy):
+            await client.close()
