@@ -7,14 +7,12 @@ count them as they start, so a short animation cannot end before it is seen."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import Server
-from tests.web_helpers import Browsing, Tab, page_server, solo_race, zone
+from tests.support.web import Browsing, Tab, solo_race, zone
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +34,6 @@ Element.prototype.animate = function (frames, options) {
 RESET = "() => { window.flights = { all: 0, round: 0 }; }"
 FLIGHTS = "() => window.flights"
 SETTLED = "() => document.getAnimations().every((a) => a.id !== 'fly' || a.playState === 'finished')"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = page_server()
-    yield s
-    s.stop()
 
 
 def race(browsing: Browsing, *, still: bool) -> Tab:

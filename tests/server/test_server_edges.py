@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 import websockets
 
-from tests.support import Client, Server
+from tests.support.processes import Client, Server
 
 
 @pytest.fixture(scope="module")

@@ -8,28 +8,20 @@ The graph is inspected through the page's own sound module, never listened to.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support import Client, Server
-from tests.web_helpers import OUTPUT, Browsing, page_server, solo_race
-from tests.winning_lines import winning_line
+from tests.support.processes import Client, Server
+from tests.support.web import OUTPUT, Browsing, solo_race
+from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
 
 DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
 SOUND = "async () => (await import('/sound.js')).sound.state()"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = page_server()
-    yield s
-    s.stop()
 
 
 def until(page: Page, condition: str) -> None:

@@ -10,16 +10,15 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from tests.support import Server
-from tests.test_web_client import create_room
-from tests.web_helpers import OUTPUT, Browsing, Tab, page_server, solo_race
+from tests.browser.test_web_client import create_room
+from tests.support.processes import Server
+from tests.support.web import OUTPUT, Browsing, Tab, solo_race
 
 pytestmark = pytest.mark.browser
 
@@ -30,11 +29,7 @@ SHARE_ORIGIN = "http://192.168.50.7:8000"  # where friends' devices reach the se
 FAKE_SHARE = "navigator.share = async (data) => { (window.shared ||= []).push(data); };"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = page_server(SHARE_ORIGIN=SHARE_ORIGIN)
-    yield s
-    s.stop()
+SERVER_ENV = {"SHARE_ORIGIN": SHARE_ORIGIN}
 
 
 def shoot(tab: Tab, label: str) -> None:
