@@ -33,7 +33,6 @@ from race.settings import Settings
 from race.store import Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
-LIVE_ROOMS_FOR_S = 2.0  # one reading of the live rooms answers GET /api/rooms this long
 
 
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
@@ -129,7 +128,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def rooms(request: Request) -> Response:
         try:
-            live = await service.live_rooms(max_age=LIVE_ROOMS_FOR_S)
+            live = await service.live_rooms(max_age=settings.live_rooms_for_seconds)
             return JSONResponse({"rooms": live, "poll_ms": int(settings.live_poll_seconds * 1000)})
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)

@@ -38,6 +38,8 @@ class Settings:
     host_away_seconds: float = 15.0
     #: How often the home page asks for the live rooms again.
     live_poll_seconds: float = 5.0
+    #: How long one reading of the live rooms answers ``GET /api/rooms`` (every home page polls).
+    live_rooms_for_seconds: float = 2.0
     #: How often a page with no seat in a room that is closed to it looks the room up again.
     room_poll_seconds: float = 3.0
     #: The origin friends' devices can open (sent to pages in ``hello``); None: none known.
@@ -55,6 +57,8 @@ class Settings:
             if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
                 example = "http://192.168.1.20:8000"
                 raise ValueError(f"SHARE_ORIGIN must be an origin such as {example}, got {self.share_origin!r}")
+        if self.live_rooms_for_seconds < 0:
+            raise ValueError(f"LIVE_ROOMS_FOR_SECONDS must not be negative, got {self.live_rooms_for_seconds:g}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
@@ -95,6 +99,7 @@ class Settings:
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
+            live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),
             room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),
             share_origin=env.get("SHARE_ORIGIN", "").strip().rstrip("/") or None,
         )

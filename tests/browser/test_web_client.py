@@ -18,6 +18,10 @@ from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text, winnin
 
 pytestmark = pytest.mark.browser
 
+# The waits this module's tests sit through, shortened: a player away 5 s is gone (not 15), the
+# home page asks for the live rooms every second (not 5), from a reading up to 0.5 s old (not 2).
+SERVER_ENV = {"HOST_AWAY_SECONDS": "5", "LIVE_POLL_SECONDS": "1", "LIVE_ROOMS_FOR_SECONDS": "0.5"}
+
 
 @pytest.fixture(scope="module")
 def line() -> dict[str, Any]:
@@ -678,7 +682,7 @@ def test_a_lobby_whose_host_went_away_can_still_start(browsing: Browsing) -> Non
     host.page.close()
     expect(bp.locator("[data-testid=lobby-player][data-seat=s1] [data-testid=away]")).to_be_visible()
     expect(bp.get_by_test_id("start")).to_have_count(0)  # the host may only be reloading the page
-    # After 15 s away the host is gone: Bob may act as host.
+    # After HOST_AWAY_SECONDS away the host is gone: Bob may act as host.
     expect(bp.get_by_test_id("host-away")).to_be_visible(timeout=25_000)
     bp.get_by_test_id("start").click()  # Bob acts as host, and becomes it
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
@@ -959,7 +963,8 @@ def test_home_says_what_live_rooms_are_doing_and_takes_a_player_back_to_the_seat
 
     host.page.get_by_test_id("start").click()
     expect(host.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    # (The list is read every 5 s, from the server's reading of up to 2 s before.)
+    # (The list is read every LIVE_POLL_SECONDS, from the server's reading of up to
+    # LIVE_ROOMS_FOR_SECONDS before.)
     racing = " easy · 1 player · race in progress"
     expect(theirs.get_by_test_id("live-room-status")).to_have_text(racing, timeout=20_000)
     expect(theirs.get_by_role("link", name="Join")).to_have_count(0)
@@ -973,7 +978,7 @@ def test_home_says_what_live_rooms_are_doing_and_takes_a_player_back_to_the_seat
 
 def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: Browsing) -> None:
     """Three race; the host and Bob close their pages without resigning. Cy resigns: once
-    neither of them has been back for 15 s (a reload is not gone), Cy may end the race."""
+    neither of them has been back for HOST_AWAY_SECONDS (a reload is not gone), Cy may end the race."""
     host, code = create_room(browsing, "Ann", difficulty="easy", deal=14)
     bob = join_room(browsing, code, "Bob", tab_name="bob")
     cy = join_room(browsing, code, "Cy", tab_name="cy")
@@ -990,7 +995,7 @@ def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: 
     expect(cp.get_by_test_id("resigned-banner")).to_be_visible()
     end = cp.get_by_test_id("end-race")
     expect(end).to_have_count(0)  # they have only just gone, and may be reloading
-    # 15 s after they went, neither counts: the button comes by itself.
+    # HOST_AWAY_SECONDS after they went, neither counts: the button comes by itself.
     expect(end).to_be_visible(timeout=25_000)
     end.click()
     expect(end).to_have_text("Really end it for everyone?")
