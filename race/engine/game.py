@@ -12,18 +12,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .cards import CARDS, SUITS, Card, InvalidCard
+from . import saved
+from .cards import CARDS, Card
 from .deal import deal_piles, seed_state
-from .moves import _BY_TEXT as _MOVE_BY_TEXT
 from .moves import (
     FOUNDATION_TO_FOUNDATION,
     FOUNDATIONS,
     GIVE_BACK,
     GIVE_BACK_MOVES,
-    PILE_COUNT,
     PILE_MOVES,
     PILE_TO_PILE,
     SHUFFLE,
@@ -34,44 +33,9 @@ from .moves import (
     InvalidMove,
     Move,
 )
+from .tables import DIFFICULTIES, DOWN, NEED, NEIGHBOURS, TOP, TOTAL_CARDS, UP, check_difficulty, fnd_need, fnd_top
 
-DIFFICULTIES: dict[str, int] = {"easy": 9, "medium": 6, "hard": 3}
-TOTAL_CARDS = 104
-FORMAT = 1
-
-# Pile-neighbour cards, with the A-K wrap: _UP[c] is the card one rank above c in its suit.
-_UP = [s * 13 + (r + 1) % 13 for s in range(4) for r in range(13)]
-_DOWN = [s * 13 + (r - 1) % 13 for s in range(4) for r in range(13)]
-
-
-def _check_difficulty(difficulty: object) -> int:
-    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be 'easy', 'medium' or 'hard', got {difficulty!r}")
-    return DIFFICULTIES[difficulty]
-
-
-def _fnd_need(f: int, n: int) -> int:
-    """The card (index) foundation ``f`` with ``n`` cards accepts next, or -1 when full."""
-    if n >= 13:
-        return -1
-    suit = f & 3
-    return suit * 13 + (n if f < 4 else 12 - n)
-
-
-def _fnd_top(f: int, n: int) -> int:
-    """The top card (index) of foundation ``f`` holding ``n`` cards."""
-    suit = f & 3
-    return suit * 13 + (n - 1 if f < 4 else 13 - n)
-
-
-# Lookup tables for the hot paths: _NEED[f][n] and _TOP[f][n] are _fnd_need(f, n) and
-# _fnd_top(f, n) (-1 where undefined); _NEIGHBOURS[c] is (_UP[c], _DOWN[c]).
-_NEED = tuple(tuple(_fnd_need(f, n) for n in range(14)) for f in range(8))
-_TOP = tuple(tuple(_fnd_top(f, n) if n else -1 for n in range(14)) for f in range(8))
-_NEIGHBOURS = tuple(zip(_UP, _DOWN, strict=True))
-# Card texts by index and back, for saving and restoring without building Card values.
-_CARD_TEXT = tuple(str(c) for c in CARDS)
-_CARD_INDEX = {t: i for i, t in enumerate(_CARD_TEXT)}
+__all__ = ["DIFFICULTIES", "Game"]
 
 
 class Game:
@@ -88,7 +52,7 @@ class Game:
         seed_state(seed)
         self.seed = seed
         self.difficulty = difficulty
-        allowance = _check_difficulty(difficulty)
+        allowance = check_difficulty(difficulty)
         self._piles: list[list[int]] = [list(p) for p in deal_piles(seed)]
         self._fnd: list[int] = [1] * 8
         self.shuffles_left: int = allowance
@@ -161,7 +125,7 @@ class Game:
                 by_top[c] = [p]
         moves: list[Move] = []
         append = moves.append
-        needs = [need[n] for need, n in zip(_NEED, fnd, strict=True)]
+        needs = [need[n] for need, n in zip(NEED, fnd, strict=True)]
         for p, c in tops:
             if c in needs:
                 row = TO_FOUNDATION_MOVES[p]
@@ -170,7 +134,7 @@ class Game:
                         append(row[f])
         get = by_top.get
         for p, c in tops:
-            up, down = _NEIGHBOURS[c]
+            up, down = NEIGHBOURS[c]
             above, below = get(up), get(down)
             if above or below:
                 row = PILE_MOVES[p]
@@ -183,7 +147,7 @@ class Game:
         for f in range(8):
             n = fnd[f]
             if n > 1:
-                up, down = _NEIGHBOURS[_TOP[f][n]]
+                up, down = NEIGHBOURS[TOP[f][n]]
                 above, below = get(up), get(down)
                 if above or below:
                     row = GIVE_BACK_MOVES[f]
@@ -246,7 +210,7 @@ class Game:
             return None
         if moves[0]._kind == TO_FOUNDATION:
             return moves[0]
-        needs = {_fnd_need(f, self._fnd[f]) for f in range(8)}
+        needs = {fnd_need(f, self._fnd[f]) for f in range(8)}
         for m in moves:
             if m._kind == PILE_TO_PILE:
                 pile = self._piles[m._a]
@@ -269,7 +233,7 @@ class Game:
             pile = piles[a]
             if not pile:
                 return f"pile {a} is empty"
-            need = _fnd_need(b, fnd[b])
+            need = fnd_need(b, fnd[b])
             if need < 0:
                 return f"foundation {FOUNDATIONS[b]} is complete"
             if pile[-1] != need:
@@ -283,7 +247,7 @@ class Game:
                 return f"pile {a} is empty"
             if not dst:
                 return f"pile {b} is empty, and empty piles stay empty"
-            if dst[-1] != _UP[src[-1]] and dst[-1] != _DOWN[src[-1]]:
+            if dst[-1] != UP[src[-1]] and dst[-1] != DOWN[src[-1]]:
                 return f"{CARDS[src[-1]]} does not fit on {CARDS[dst[-1]]} (same suit, one rank apart)"
             return None
         if kind == GIVE_BACK:
@@ -293,8 +257,8 @@ class Game:
             dst = piles[b]
             if not dst:
                 return f"pile {b} is empty, and empty piles stay empty"
-            c = _fnd_top(a, n)
-            if dst[-1] != _UP[c] and dst[-1] != _DOWN[c]:
+            c = fnd_top(a, n)
+            if dst[-1] != UP[c] and dst[-1] != DOWN[c]:
                 return f"{CARDS[c]} does not fit on {CARDS[dst[-1]]} (same suit, one rank apart)"
             return None
         if kind == SHUFFLE:
@@ -311,7 +275,7 @@ class Game:
         elif kind == PILE_TO_PILE:
             piles[b].append(piles[a].pop())
         elif kind == GIVE_BACK:
-            piles[b].append(_TOP[a][fnd[a]])
+            piles[b].append(TOP[a][fnd[a]])
             fnd[a] -= 1
         else:
             for pile in piles:
@@ -323,7 +287,7 @@ class Game:
         kind, a, b = move._kind, move._a, move._b
         piles, fnd = self._piles, self._fnd
         if kind == TO_FOUNDATION:
-            piles[a].append(_TOP[b][fnd[b]])
+            piles[a].append(TOP[b][fnd[b]])
             fnd[b] -= 1
         elif kind == PILE_TO_PILE:
             piles[a].append(piles[b].pop())
@@ -397,15 +361,7 @@ class Game:
         return [m._text for m in self.move_stack[start:]]
 
     def _as_dict(self, history: list[str]) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "seed": self.seed,
-            "difficulty": self.difficulty,
-            "piles": [[_CARD_TEXT[c] for c in pile] for pile in self._piles],
-            "foundations": dict(zip(FOUNDATIONS, self._fnd, strict=True)),
-            "shuffles_left": self.shuffles_left,
-            "history": history,
-        }
+        return saved.write(self.seed, self.difficulty, self._piles, self._fnd, self.shuffles_left, history)
 
     @classmethod
     def from_trusted_dict(cls, data: Mapping[str, Any]) -> Game:
@@ -415,18 +371,9 @@ class Game:
         through :meth:`from_dict`. Raises ``ValueError`` only for a different format, and
         ``KeyError`` or ``TypeError`` for data of another shape; the result is otherwise
         unchecked."""
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a saved game of format {FORMAT}")
         game = cls.__new__(cls)
-        game.seed = data["seed"]
-        game.difficulty = data["difficulty"]
-        index = _CARD_INDEX
-        game._piles = [[index[t] for t in pile] for pile in data["piles"]]
-        fnd = data["foundations"]
-        game._fnd = [fnd[k] for k in FOUNDATIONS]
-        game.shuffles_left = data["shuffles_left"]
-        moves = _MOVE_BY_TEXT
-        game.move_stack = [moves[t] for t in data["history"]]
+        game.seed, game.difficulty, parts = saved.read_trusted(data)
+        game._piles, game._fnd, game.shuffles_left, game.move_stack = parts
         return game
 
     @classmethod
@@ -436,50 +383,12 @@ class Game:
         Raises ``ValueError`` if the data is malformed or breaks an invariant (104 cards, two
         of each; foundation counts 1-13; shuffles and history consistent with the allowance).
         """
-        if not isinstance(data, Mapping) or type(data.get("format")) is not int or data["format"] != FORMAT:
-            raise ValueError(f"not a saved game of format {FORMAT}")
+        data = saved.check_format(data)
         game = cls(data.get("seed"), data.get("difficulty"))  # type: ignore[arg-type]
-        piles = data.get("piles")
-        if not isinstance(piles, Sequence) or len(piles) != PILE_COUNT:
-            raise ValueError("saved game needs 16 piles")
-        try:
-            game._piles = [[Card.parse(t).index for t in pile] for pile in piles]
-        except (InvalidCard, TypeError) as exc:
-            raise ValueError(f"saved game has a bad card: {exc}") from None
-        fnd = data.get("foundations")
-        if not isinstance(fnd, Mapping) or set(fnd) != set(FOUNDATIONS):
-            raise ValueError(f"saved game needs the foundations {' '.join(FOUNDATIONS)}")
-        counts = [fnd[k] for k in FOUNDATIONS]
-        if any(type(n) is not int or not 1 <= n <= 13 for n in counts):
-            raise ValueError("foundation counts must be 1-13")
-        game._fnd = counts
-        shuffles = data.get("shuffles_left")
-        if type(shuffles) is not int or not 0 <= shuffles <= game.allowance:
-            raise ValueError(f"shuffles_left must be 0-{game.allowance}")
-        game.shuffles_left = shuffles
-        history = data.get("history")
-        if not isinstance(history, Sequence) or isinstance(history, str):
-            raise ValueError("history must be a list of moves")
-        game.move_stack = [Move.parse(t) for t in history]
-        if sum(m.is_shuffle for m in game.move_stack) != game.allowance - shuffles:
-            raise ValueError("history and shuffles_left disagree")
-        _check_cards(game)
+        parts = saved.read_checked(data, game.allowance)
+        game._piles, game._fnd, game.shuffles_left, game.move_stack = parts
         _check_history(game)
         return game
-
-
-def _check_cards(game: Game) -> None:
-    seen = [0] * 52
-    for pile in game._piles:
-        for c in pile:
-            seen[c] += 1
-    for f, n in enumerate(game._fnd):
-        suit = f & 3
-        for r in range(n):
-            seen[suit * 13 + (r if f < 4 else 12 - r)] += 1
-    if any(n != 2 for n in seen):
-        bad = [str(CARDS[c]) for c, n in enumerate(seen) if n != 2]
-        raise ValueError(f"saved game must hold two of every card; wrong count for {' '.join(bad)}")
 
 
 def _check_history(game: Game) -> None:
@@ -501,7 +410,7 @@ def _check_history(game: Game) -> None:
         elif kind == PILE_TO_PILE:
             undoable = a != b and len(piles[b]) > 0
         elif kind == GIVE_BACK:
-            undoable = fnd[a] < 13 and len(piles[b]) > 0 and piles[b][-1] == _fnd_need(a, fnd[a])
+            undoable = fnd[a] < 13 and len(piles[b]) > 0 and piles[b][-1] == fnd_need(a, fnd[a])
         else:
             undoable = kind == SHUFFLE
         if undoable:
@@ -517,8 +426,3 @@ def _check_history(game: Game) -> None:
     # last undo. (A position with no history is taken as it is: a constructed one.)
     if game.move_stack and probe.position_key() != Game(game.seed, game.difficulty).position_key():
         raise ValueError("history does not start from the deal of its seed")
-
-
-def suit_of(card: int) -> str:
-    """The suit letter of a card index."""
-    return SUITS[card // 13]

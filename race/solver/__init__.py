@@ -24,8 +24,9 @@ from typing import Literal
 
 from race.engine import Game, IllegalMove
 
+from .position import move_text
 from .scoring import SCORERS, ScoreMemo
-from .search import EXHAUSTED, WON, Budget, beam, dfs, move_text
+from .search import EXHAUSTED, WON, Budget, beam, dfs
 
 Status = Literal["won", "unsolvable", "unknown"]
 

@@ -1,6 +1,6 @@
 """The beam search's heuristics: how promising a position looks, computed from memoized piles.
 
-A position is scored as in :mod:`race.solver.search` (``piles`` a list of 16 ``bytes``, card
+A position is scored as in :mod:`race.solver.position` (``piles`` a list of 16 ``bytes``, card
 indexes bottom to top), except that the foundation counts come as ``bytes`` (they key a memo).
 Scoring is most of a beam's work per position, so it is built from two memos (a
 :class:`ScoreMemo` per search): per pile (and shuffles left) the depths of its cards packed into

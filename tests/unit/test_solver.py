@@ -11,23 +11,17 @@ import pytest
 
 from race import solver
 from race.engine import Game
+from race.engine.tables import TOP
 from race.solver import BEAM_NODES_PER_WIDTH, WIDTHS, Solution, solve
-from race.solver.scoring import SCORERS, Scorer, make_scorer
-from race.solver.search import (
-    EXHAUSTED,
+from race.solver.position import (
     FND_HASH,
     GIVE,
     PILE,
     SHUFFLE,
     SHUFFLE_MOVE,
     TO_FND,
-    TOP,
-    WON,
-    Budget,
     Piles,
     apply,
-    beam,
-    dfs,
     is_reversal,
     move_text,
     ordered_moves,
@@ -36,6 +30,8 @@ from race.solver.search import (
     reversal,
     unapply,
 )
+from race.solver.scoring import SCORERS, Scorer, make_scorer
+from race.solver.search import EXHAUSTED, WON, Budget, beam, dfs
 from race.solver.stats import percentile, wilson
 
 

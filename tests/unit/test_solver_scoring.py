@@ -7,9 +7,10 @@ import random
 import pytest
 
 from race.engine import Game
+from race.engine.tables import NEED
 from race.solver import scoring
+from race.solver.position import Piles, apply, ordered_moves
 from race.solver.scoring import AFTER_BIT, NEXT_BIT, PORTFOLIO, SCORERS, ScoreMemo, make_scorer
-from race.solver.search import NEED, Piles, apply, ordered_moves
 
 WEIGHTS: list[dict[str, int]] = [
     {"foundation": 15},
