@@ -1,0 +1,168 @@
+"""A game on the record: every action the server accepted, with the server's time, and its
+check by replay. Pure: no I/O; the service writes records and the store keeps them.
+
+An action is a move's text (``p3>uH``, ``p3>p12``, ``dH>p5``, ``shuffle``), ``undo`` or
+``restart``; ``gaps[i]`` is the milliseconds from the action before it (from the start for the
+first). A record is kept only if replaying its actions through the engine from its deal gives
+the result it claims (:func:`check`).
+
+>>> rec = Record(id="x", deal=5, difficulty="easy", name="Ann", started=0,
+...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=2))
+>>> check(rec).cards_on_foundations
+8
+>>> check(msgspec.structs.replace(rec, acts=("p0>p1", "undo")))
+Traceback (most recent call last):
+  ...
+race.record.RecordError: action 1 (p0>p1): illegal move p0>p1: 9D does not fit on JS (same suit, one rank apart)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import msgspec
+
+from race.engine import Game, IllegalMove, InvalidMove
+
+FORMAT = 1
+UNDO, RESTART = "undo", "restart"
+
+
+class RecordError(ValueError):
+    """A record that its own actions do not bear out."""
+
+
+class Result(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """How the game ended (or stood when the record was written): cards on the foundations,
+    actions taken, the finish time (ms from the start) when won, and whether the player
+    resigned."""
+
+    home: int
+    moves: int
+    finished_ms: int | None = None
+    resigned: bool = False
+
+    @property
+    def won(self) -> bool:
+        return self.finished_ms is not None
+
+
+class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """One player's game: the deal, who played it, where, and every action with its time.
+
+    ``started`` is the server's clock (epoch ms) at the race's start; ``room`` and ``round``
+    say which race it was (a daily attempt's room too); ``kind`` is ``race`` or ``daily``."""
+
+    id: str
+    deal: int | str
+    difficulty: str
+    name: str
+    started: int
+    acts: tuple[str, ...]
+    gaps: tuple[int, ...]
+    result: Result
+    kind: str = "race"
+    room: str = ""
+    round: int = 1
+    daily_date: str | None = None
+    format: int = FORMAT
+
+    @property
+    def times(self) -> list[int]:
+        """Each action's time, in ms from the start."""
+        out, t = [], 0
+        for gap in self.gaps:
+            t += gap
+            out.append(t)
+        return out
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(Record)
+
+
+def encode(record: Record) -> bytes:
+    """The stored form: compact JSON (a game of 150 actions is about 1.5 KB)."""
+    return _ENCODER.encode(record)
+
+
+def decode(data: bytes | str) -> Record:
+    """A stored record; ``RecordError`` for data of another shape."""
+    try:
+        return _DECODER.decode(data)
+    except msgspec.DecodeError as exc:
+        raise RecordError(f"not a game record: {exc}") from None
+
+
+def new_id() -> str:
+    """A record's id: 12 URL-safe characters, hard to guess."""
+    return secrets.token_urlsafe(9)
+
+
+def gaps_of(times: list[int]) -> tuple[int, ...]:
+    """Gaps between action times (ms from the start, non-decreasing)."""
+    return tuple(b - a for a, b in zip([0, *times], times, strict=False))
+
+
+class Step(NamedTuple):
+    """The game after an action: its number (1 is the first), time (ms from the start),
+    the action, and the game (the same object, advanced: copy it to keep it)."""
+
+    number: int
+    at: int
+    act: str
+    game: Game
+
+
+def steps(record: Record) -> Iterator[Step]:
+    """The game after each action, in order. Raises :class:`RecordError` at the first action
+    the engine refuses."""
+    if record.format != FORMAT:
+        raise RecordError(f"not a game record of format {FORMAT}")
+    if len(record.acts) != len(record.gaps):
+        raise RecordError(f"{len(record.acts)} actions but {len(record.gaps)} times")
+    if any(gap < 0 for gap in record.gaps):
+        raise RecordError("action times must not go back")
+    try:
+        game = Game.deal(record.deal, record.difficulty)
+    except ValueError as exc:
+        raise RecordError(f"bad deal: {exc}") from None
+    at = 0
+    for i, (act, gap) in enumerate(zip(record.acts, record.gaps, strict=True), 1):
+        at += gap
+        try:
+            if act == UNDO:
+                game.undo()
+            elif act == RESTART:
+                game.restart()
+            else:
+                game.play(act)
+        except (IllegalMove, InvalidMove) as exc:
+            raise RecordError(f"action {i} ({act}): {exc}") from None
+        yield Step(i, at, act, game)
+
+
+def replay(record: Record) -> Game:
+    """The game at the end of the record."""
+    game = None
+    for step in steps(record):
+        game = step.game
+    return game if game is not None else Game.deal(record.deal, record.difficulty)
+
+
+def check(record: Record) -> Game:
+    """Replay the record and check that it gives the result it claims; return the final game.
+    Raises :class:`RecordError` otherwise."""
+    game = replay(record)
+    result = record.result
+    if result.moves != len(record.acts):
+        raise RecordError(f"the result says {result.moves} actions, the record holds {len(record.acts)}")
+    if result.home != game.cards_on_foundations:
+        raise RecordError(f"the result says {result.home} cards home, the replay has {game.cards_on_foundations}")
+    if result.won != game.is_won:
+        raise RecordError("the result and the replay disagree on the win")
+    if result.won and (result.finished_ms != sum(record.gaps) or result.resigned):
+        raise RecordError("a won game finishes at its last action, unresigned")
+    return game
