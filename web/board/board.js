@@ -9,6 +9,7 @@
 import { announce, announcer, h } from "../dom.js";
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js";
 import { PointerInput } from "./drag.js";
+import * as motion from "./motion.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
 export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
@@ -47,7 +48,8 @@ export class BoardView {
     this.pending = false;
     this.closed = null; // why no card moves now, when none may (the race has not started)
     this.selected = null;
-    this.fly = null;
+    this.fly = null; // the card a drop put down: {text, to, rect}
+    this.drawn = null; // the cards last drawn, as text
     this.dirty = false;
     this.piles = [];
     this.foundations = {};
@@ -139,6 +141,20 @@ export class BoardView {
     this.dirty = false;
     const board = this.board;
     if (!board) return;
+    // The same cards where they were (the server's reply to the move shown): only what may
+    // move changes, and cards in flight fly on.
+    const drawn = JSON.stringify([board.piles, board.foundations]);
+    if (drawn === this.drawn) {
+      this.fly = null;
+      for (const el of this.el.querySelectorAll(".card.movable")) el.classList.remove("movable");
+      for (const key of this.bySource.keys()) this.topCard(key)?.classList.add("movable");
+      this.mark();
+      return;
+    }
+    // Where the cards are before this drawing (on the screen, and drawn once already): they
+    // fly from there (motion.js).
+    const before = this.drawn && this.el.isConnected && this.el.offsetParent !== null ? motion.snapshot(this) : null;
+    this.drawn = drawn;
     board.piles.forEach((cards, i) => {
       const el = this.piles[i];
       if (!el) return;
@@ -168,7 +184,19 @@ export class BoardView {
       el.setAttribute("aria-label", `${foundationLabel(key)} foundation: ${card(f.top).name}, ${f.count} of 13`);
     }
     this.mark();
-    this.glide();
+    const fly = this.fly;
+    this.fly = null;
+    motion.play(this, before, { override: fly });
+  }
+
+  /** The deal flying out from the middle (at "Go!"). */
+  deal() {
+    return motion.deal(this);
+  }
+
+  /** A won game's foundations leap, one after another. */
+  cascade() {
+    return motion.cascade(this);
   }
 
   /** Selection, hint and target highlights. */
@@ -290,33 +318,14 @@ export class BoardView {
       const top = this.topCard(move.from.key)?.dataset.card;
       this.announce(`${top ? card(top).name : "Card"} to ${zoneName(move.to.key)}.`);
     }
-    if (!move.shuffle) {
-      const card = this.topCard(move.from.key);
-      const rect = fromRect || card?.getBoundingClientRect();
-      if (rect) this.fly = { to: move.to.key, rect };
-    }
+    // A dropped card flies from where it was let go, not from its pile.
+    const top = move.shuffle ? null : this.topCard(move.from.key);
+    this.fly = fromRect && top ? { text: top.dataset.card, to: move.to.key, rect: fromRect } : null;
     this.onMove?.(text);
   }
 
   topCard(key) {
     return this.zone(key)?.querySelector(".card[data-top]") || null;
-  }
-
-  /** After a draw: slide the moved card from where it was to where it is now. */
-  glide() {
-    const fly = this.fly;
-    this.fly = null;
-    if (!fly || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
-    const card = this.topCard(fly.to);
-    if (!card || !card.animate) return;
-    const now = card.getBoundingClientRect();
-    const dx = fly.rect.left - now.left;
-    const dy = fly.rect.top - now.top;
-    if (Math.abs(dx) + Math.abs(dy) < 2) return;
-    card.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 }, { transform: "none", zIndex: 50 }], {
-      duration: 170,
-      easing: "ease-out",
-    });
   }
 
   onKey(e) {

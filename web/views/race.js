@@ -64,6 +64,9 @@ export class RaceView {
     this.s = s;
     const changed = (...keys) => !was || keys.some((k) => s[k] !== was[k]);
     if (changed("mine", "pending", "hint", "kicked") || phase(s) !== phase(was)) this.drawBoard(s);
+    // The race's motion: the deal flies out at the start, a won game cascades.
+    if (was && phase(was) === "countdown" && phase(s) === "racing") this.board.deal();
+    if (was?.mine && s.mine?.won && !was.mine.won) this.board.cascade();
     this.tools.draw(s, this.confirming);
     if (changed("room", "presence", "seat")) this.drawSide();
     this.banners(this.words.banners(s));
