@@ -3,11 +3,13 @@
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
 
+import { store } from "./dom.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
 import { roomPage } from "./pages/room.js";
 import { watchView } from "./pages/watch.js";
+import { sound } from "./sound.js";
 
 const root = document.getElementById("app");
 const connection = document.querySelector("[data-testid=connection]");
@@ -17,6 +19,30 @@ let current = null;
 linkStatus.addEventListener("status", ({ detail }) => {
   connection.dataset.state = detail;
   connection.textContent = STATUS_WORDS[detail] ?? "";
+});
+
+// The top bar's preferences, remembered: sounds muted, and a four-colour deck.
+const mute = document.querySelector("[data-testid=mute]");
+const showMute = (muted) => {
+  mute.setAttribute("aria-pressed", String(muted));
+  mute.querySelector(".mute-word").textContent = muted ? "off" : "on";
+  mute.title = muted ? "Sounds off" : "Sounds on";
+};
+sound.listeners.add(showMute);
+showMute(sound.muted);
+mute.addEventListener("click", () => sound.setMuted(!sound.muted));
+
+const FOUR = "crescent.fourColour";
+const four = document.querySelector("[data-testid=four-colour]");
+const setFour = (on) => {
+  document.documentElement.classList.toggle("four-colour", on);
+  four.setAttribute("aria-pressed", String(on));
+};
+setFour(store.get(FOUR) === "1");
+four.addEventListener("click", () => {
+  const on = !document.documentElement.classList.contains("four-colour");
+  store.set(FOUR, on ? "1" : "0");
+  setFour(on);
 });
 
 function route(handoff = null) {

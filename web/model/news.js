@@ -21,7 +21,7 @@ export function news(before, after, { spectator = false } = {}) {
 }
 
 /** A finisher's place among ``players``: finishers rank by time, then by fewer moves. */
-function finishPlace(players, p) {
+export function finishPlace(players, p) {
   const ahead = players.filter((q) => q.seat !== p.seat && finished(q) && (q.finished_ms < p.finished_ms || (q.finished_ms === p.finished_ms && q.moves < p.moves)));
   return ahead.length + 1;
 }

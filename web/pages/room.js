@@ -8,6 +8,7 @@ import { roomSummary } from "../model/words.js";
 import { RETRY_MS } from "../net.js";
 import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showJoinNote } from "../views/lobby.js";
+import { celebrate } from "../views/moments.js";
 import { RaceView } from "../views/race.js";
 
 const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
@@ -54,7 +55,7 @@ class RoomPage {
     const parts = [this.header, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
     fill(root, this.pageEl);
-    this.unsubscribe = seat.store.subscribe((s, before) => this.changed(s, before));
+    this.unsubscribe = seat.store.subscribe((s, before, m) => this.changed(s, before, m));
     this.keyHandler = (e) => this.race.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
     this.shownHandler = () => {
@@ -85,8 +86,9 @@ class RoomPage {
     return this.seat.state;
   }
 
-  changed(s, before) {
+  changed(s, before, m) {
     announce(this.news, news(before, s));
+    celebrate(before, s, m);
     if (s.seat && !before.seat) this.joinFocused = false;
     if (s.gone !== null) clearInterval(this.ticker); // no clock any more
     this.render();

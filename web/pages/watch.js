@@ -9,6 +9,8 @@ import { createStore } from "../model/store.js";
 import { count, formatMs, roomSummary, statusText } from "../model/words.js";
 import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
+import { podium } from "../model/moments.js";
+import { podiumView } from "../views/moments.js";
 import { progressList, rankingTable, watchingLine } from "../views/ranking.js";
 
 export function watchView(root, { code }) {
@@ -25,12 +27,14 @@ class WatchView {
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
     this.news = announcer("presence-announce");
+    // At race over, the winner and the podium at the top, on every size.
+    this.podium = h("section", { class: "watch-podium", "data-testid": "watch-podium", hidden: true });
     this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
     this.side = h("aside", { class: "side", "data-testid": "watch-side" });
     // The outline: h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
     const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, "Boards"), this.grid);
     this.layout = h("div", { class: "watch-layout" }, boards, this.side);
-    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.news, this.layout);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.podium, this.news, this.layout);
     fill(root, this.page);
     this.renderHead();
     this.store.subscribe((s, before) => {
@@ -90,6 +94,16 @@ class WatchView {
     const parts = [h("h2", {}, "Players"), progressList(s.room.players, { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
     if (phase(s) === "over") parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking));
     fill(this.side, parts);
+    this.renderPodium(s, before);
+  }
+
+  renderPodium(s, before) {
+    const over = phase(s) === "over" && s.room.ranking?.length;
+    this.podium.hidden = !over;
+    if (!over || (phase(before) === "over" && before.room?.ranking === s.room.ranking)) return;
+    const top = podium(s.room);
+    const first = top.find((r) => r.place === 1);
+    fill(this.podium, h("h2", { class: "podium-title", "data-testid": "winner" }, first ? `${first.name} wins!` : "Race over"), top.length > 1 ? podiumView(top) : null);
   }
 
   renderHead() {

@@ -4,9 +4,12 @@
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
 import { parseMove, preview } from "../model/cards.js";
+import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
 import { isOut } from "../model/words.js";
+import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
+import { podiumView } from "./moments.js";
 import { drawRivals, drawSide } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
 
@@ -40,7 +43,9 @@ export class RaceView {
     this.rivals = h("ul", { class: "rivals", "data-testid": "rivals", "aria-hidden": "true" });
     this.side = h("aside", { class: "side", "data-testid": "race-side", hidden: !this.words.side });
     this.keys = keysHelp();
-    const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown);
+    // At race over, the podium over the board until it is closed.
+    this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
+    const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
     this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, banners, this.toRanking, wrap), this.side);
     this.beside = window.matchMedia(SIDE_BESIDE);
     this.besideHandler = () => this.showToRanking();
@@ -67,6 +72,7 @@ export class RaceView {
     // The race's motion: the deal flies out at the start, a won game cascades.
     if (was && phase(was) === "countdown" && phase(s) === "racing") this.board.deal();
     if (was?.mine && s.mine?.won && !was.mine.won) this.board.cascade();
+    this.drawPodium(s, was);
     this.tools.draw(s, this.confirming);
     if (changed("room", "presence", "seat")) this.drawSide();
     this.banners(this.words.banners(s));
@@ -96,6 +102,23 @@ export class RaceView {
     drawRivals(this.rivals, s);
   }
 
+  /** The podium over the board once the race is over (shown once a round, closed by a press). */
+  drawPodium(s, was) {
+    const over = phase(s) === "over" && this.words.side && (s.room?.ranking?.length ?? 0) > 1;
+    if (!over) {
+      this.podium.hidden = true;
+      this.podiumRound = null;
+      return;
+    }
+    if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
+    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
+    const first = podium(s.room).find((r) => r.place === 1);
+    const title = h("p", { class: "podium-title" }, first ? `${first.seat === s.seat ? "You win" : first.name + " wins"}!` : "Race over");
+    this.podium.replaceChildren(title, podiumView(podium(s.room), { me: s.seat }), close);
+    if (this.podiumRound !== s.room.round) this.podium.hidden = false;
+    this.podiumRound = s.room.round;
+  }
+
   /** The clock, and what changes with the time alone (End the race). */
   clock() {
     const s = this.s;
@@ -103,9 +126,23 @@ export class RaceView {
     const now = this.now();
     if (phase(s) === "countdown") this.countedDown = s.room.start_at; // this page counted down: "Go!" follows
     const c = clock(s, now, this.countedDown);
-    if (this.countdown.textContent !== (c.count ?? "")) this.countdown.textContent = c.count ?? ""; // heard once each
+    if (this.countdown.textContent !== (c.count ?? "")) {
+      this.countdown.textContent = c.count ?? ""; // heard once each
+      if (c.count) this.beat(c.count);
+    }
     this.tools.time(c);
     if (mayEnd(s, now) !== this.endShown) this.drawSide();
+  }
+
+  /** A beat of the countdown (3, 2, 1, Go!): a tick or the start's chord, a buzz, a pop. */
+  beat(count) {
+    const go = count === "Go!";
+    sound.play(go ? "go" : "tick");
+    sound.buzz(go ? 160 : 40);
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches || !this.countdown.animate) return;
+    const frames = [{ transform: "scale(1.8)", opacity: 0 }, { transform: "scale(1)", opacity: 1, offset: 0.25 }, { transform: "scale(0.92)", opacity: go ? 0 : 0.85 }];
+    this.beatAnimation?.cancel();
+    this.beatAnimation = this.countdown.animate(frames, { duration: go ? 900 : 950, easing: "ease-out", fill: "forwards" });
   }
 
   showToRanking() {

@@ -1,0 +1,135 @@
+"""The race's moments and its sounds in real headless Chromium: the Web Audio graph is made
+at the first gesture, the mute toggle silences it (gain 0, context suspended, no sound
+made) and is remembered; a rival finishing is toasted with time and place; race over puts
+the podium over the board, and the watch page names the winner at the top.
+
+The graph is inspected through the page's own sound module, never listened to."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.processes import Client, Server
+from tests.support.web import OUTPUT, Browsing, solo_race
+from tests.support.winning_lines import winning_line
+
+pytestmark = pytest.mark.browser
+
+DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
+SOUND = "async () => (await import('/sound.js')).sound.state()"
+
+
+def until(page: Page, condition: str) -> None:
+    """Wait until ``condition`` (JavaScript over the graph's state ``s``) holds."""
+    read = "const s = (await import('/sound.js')).sound.state();"
+    page.wait_for_function(f"async () => {{ {read} return {condition}; }}")
+
+
+def sound(page: Page) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(SOUND)
+    return state
+
+
+def test_the_mute_toggle_silences_the_audio_graph_and_is_remembered(browsing: Browsing) -> None:
+    tab = browsing.open("player", "/", still=True)
+    page = tab.page
+    assert sound(page)["context"] == "none"  # no gesture yet: no audio at all
+    solo_race(tab, DIFFICULTY, DEAL)
+    board = tab.settled()
+    on = sound(page)
+    assert on["context"] == "running" and on["gain"] > 0 and not on["muted"], on
+    page.get_by_test_id("shuffle").click()
+    board = tab.settled(board["version"] + 1)
+    assert sound(page)["voices"] > on["voices"]  # the shuffle sounded
+
+    mute = page.get_by_test_id("mute")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    until(page, "s.context === 'suspended'")
+    off = sound(page)
+    assert off["muted"] and off["gain"] == 0, off
+    page.get_by_test_id("shuffle").click()
+    tab.settled(board["version"] + 1)
+    assert sound(page)["voices"] == off["voices"]  # nothing was made
+
+    page.reload()  # remembered
+    expect(page.get_by_test_id("mute")).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("board").click(position={"x": 2, "y": 2})  # a gesture
+    until(page, "s.context !== 'none'")
+    again = sound(page)
+    assert again["muted"] and again["gain"] == 0 and again["context"] == "suspended", again
+
+    page.get_by_test_id("mute").click()
+    expect(page.get_by_test_id("mute")).to_have_attribute("aria-pressed", "false")
+    until(page, "s.context === 'running' && s.gain > 0")
+
+
+async def bob_wins(ws_url: str, code: str) -> int:
+    """Bob joins ``code`` over a websocket, gets ready, and once the race starts plays the
+    winning line to a finish; his finish time."""
+    client = await Client.connect(ws_url)
+    try:
+        joined = await client.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        assert joined["type"] == "joined", joined
+        await client.send({"type": "ready", "ready": True})
+        await client.expect("room", where=lambda m: m["room"]["phase"] == "racing", timeout=30)
+        state = joined["state"]
+        for move in winning_line(DEAL, DIFFICULTY):
+            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
+            assert state["type"] == "state", state
+        assert state["won"], state
+        finished: int = state["finished_ms"]
+        return finished
+    finally:
+        await client.close()
+
+
+def test_a_rival_finishing_is_toasted_and_race_over_shows_the_podium_and_the_winner(
+    browsing: Browsing, server: Server
+) -> None:
+    alice = browsing.open("alice", "/", still=True)
+    page = alice.page
+    page.get_by_test_id("create-name").fill("Alice")
+    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
+    page.get_by_test_id("create-deal").fill(str(DEAL))
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    watcher = browsing.open("watcher", f"/watch/{code}", phone=True)
+    with ThreadPoolExecutor(1) as pool:
+        bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))
+        expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
+        page.get_by_test_id("start").click()
+        finished_ms = bob.result(timeout=60)
+    toast = page.get_by_test_id("moment-toast")
+    expect(toast).to_contain_text("Bob finished")
+    expect(toast).to_contain_text("1st")
+    seconds = finished_ms // 1000
+    expect(toast).to_contain_text(f"{seconds // 60}:{seconds % 60:02d}")
+
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    podium = page.get_by_test_id("podium-over")
+    expect(podium).to_be_visible()
+    expect(podium).to_contain_text("Bob wins!")
+    expect(podium.locator("[data-testid=podium-step][data-place='1']")).to_contain_text("Bob")
+    expect(podium.locator("[data-testid=podium-step][data-place='2']")).to_contain_text("Alice")
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "podium-laptop.png"))
+
+    # The watch page on a phone: the winner at the top, on the first screen.
+    winner = watcher.page.get_by_test_id("winner")
+    expect(winner).to_have_text("Bob wins!")
+    box = winner.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    watcher.page.screenshot(path=str(folder / "watch-phone.png"))
+
+    page.get_by_test_id("podium-close").click()
+    expect(podium).to_be_hidden()
