@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from race import protocol as p
+from race import share
 from race.connection import Connection, SeatBuckets, watch_for_stalls
 from race.daily import DailyChallenge
 from race.hub import Hub
@@ -169,10 +170,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
         return JSONResponse(board)
 
+    def _share_base(request: Request) -> str:
+        own = f"{request.url.scheme}://{request.url.netloc}"
+        return share.share_base(own, request.url.hostname or "", settings.share_origin)
+
+    async def room_qr(request: Request) -> Response:
+        """A QR code of the room's link, as the page shares it (see ``share.share_base``)."""
+        code = request.path_params["code"]
+        if not _ROOM_CODE.fullmatch(code) or code.endswith("/"):
+            return JSONResponse({"error": "a room code is letters and digits"}, status_code=400)
+        svg = share.qr_svg(f"{_share_base(request)}/r/{normalise_code(code)}")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
     routes: list[Route | WebSocketRoute | Mount] = [
         WebSocketRoute("/ws", websocket),
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
+        Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/rooms/{code}", room),
         Route("/api/daily", leaderboard),
         Route("/api/{rest:path}", _api_unknown),  # never the client's files: see _api_unknown
@@ -189,7 +203,31 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
             return files.file_response(index, os.stat(index), request.scope)  # a 304 when current
 
-        routes += [Route("/r/{code}", page), Route("/watch/{code}", page), Route("/daily", page)]
+        async def previewed(request: Request) -> Response:
+            """/r/CODE and /daily: the client, with the tags a chat shows a pasted link by."""
+            code = request.path_params.get("code")
+            if code is not None and not _ROOM_CODE.fullmatch(code):
+                return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
+            base = _share_base(request)
+            if code is None:
+                (title, description), url = share.DAILY_PREVIEW, f"{base}/daily"
+            else:
+                code = normalise_code(code)
+                try:
+                    info = await service.room_info(code)
+                except StoreUnavailable:
+                    info = None
+                title, description = share.room_preview(info, code)
+                url = f"{base}/r/{code}"
+            text = share.with_preview(index.read_text(), title=title, description=description, url=url, base=base)
+            return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
+
+        routes += [
+            Route("/r/{code}", previewed),
+            Route("/watch/{code}", page),
+            Route("/daily", previewed),
+            Route("/how", page),
+        ]
         routes.append(Mount("/", files))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found, 405: _not_allowed})

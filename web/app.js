@@ -2,11 +2,13 @@
 // the top bar.
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
+//   /how         how to play
 
 import { store } from "./dom.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
+import { howtoView } from "./pages/howto.js";
 import { roomPage } from "./pages/room.js";
 import { watchView } from "./pages/watch.js";
 import { sound } from "./sound.js";
@@ -54,6 +56,8 @@ function route(handoff = null) {
     current = roomPage(root, { code: m[1].toUpperCase(), navigate, handoff });
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = watchView(root, { code: m[1].toUpperCase() });
+  } else if (/^\/how\/?$/.test(path)) {
+    current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {
     current = dailyView(root, { navigate });
   } else {

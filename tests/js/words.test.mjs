@@ -72,3 +72,17 @@ test("a nickname's length is counted in characters as a reader sees them", async
   assert.equal(nameLength("\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"), 1); // England's flag
   assert.equal(nameLength(family.repeat(NAME_MAX + 1)), NAME_MAX + 1);
 });
+
+test("shared links and results", async () => {
+  const { resultText, roomLink, shareOrigin } = await import("../../web/model/share.js");
+  const at = (url) => new URL(url);
+  assert.equal(shareOrigin(at("http://127.0.0.1:8000/r/AB"), "http://192.168.1.5:8000"), "http://192.168.1.5:8000");
+  assert.equal(shareOrigin(at("http://localhost:8000/"), null), "http://localhost:8000");
+  assert.equal(shareOrigin(at("https://race.example/r/AB"), "http://192.168.1.5:8000"), "https://race.example");
+  assert.equal(roomLink("https://race.example", "K7M2QXA"), "https://race.example/r/K7M2QXA");
+  const daily = { date: "2026-12-01", difficulty: "medium" };
+  assert.equal(resultText({}, { finished_ms: 252_400, moves: 131 }, { daily }), "Crescent Race daily 2026-12-01, medium: 4:12, 131 moves");
+  const room = { difficulty: "hard", deal: 42 };
+  assert.equal(resultText(room, { finished_ms: 61_000, moves: 1 }, { place: 2, of: 3 }), "Crescent Race, hard deal 42: 2nd of 3 in 1:01, 1 move");
+  assert.equal(resultText(room, { finished_ms: null, cards: 90, moves: 80 }, { place: 1, of: 1 }), "Crescent Race, hard deal 42: with 90/104 cards, 80 moves");
+});

@@ -8,6 +8,7 @@ export function initial(code) {
   return {
     code,
     hostAwayMs: null, // hello's host_away_ms
+    shareOrigin: null, // hello's share_origin: where other devices reach this server
     room: null,
     presence: null,
     seen: [], // every seat ever here: one that comes again is "back"
@@ -30,8 +31,11 @@ export function reduce(s, m) {
 
 function step(s, m) {
   switch (m.type) {
-    case "hello":
-      return m.host_away_ms === undefined || m.host_away_ms === s.hostAwayMs ? s : { ...s, hostAwayMs: m.host_away_ms };
+    case "hello": {
+      const hostAwayMs = m.host_away_ms ?? s.hostAwayMs;
+      const shareOrigin = m.share_origin === undefined ? s.shareOrigin : m.share_origin;
+      return hostAwayMs === s.hostAwayMs && shareOrigin === s.shareOrigin ? s : { ...s, hostAwayMs, shareOrigin };
+    }
     case "joined":
       // (a new connection: its presence follows)
       return withMine({ ...s, seat: m.seat, presence: null, pending: null, room: mergeSnapshot(s.room, m.room) }, m.state);

@@ -2,6 +2,7 @@
 
 import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
 import { Link, RETRY_MS } from "../net.js";
+import { WELCOMED_KEY } from "./howto.js";
 
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 // What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
@@ -106,10 +107,24 @@ export function homeView(root, { navigate }) {
       { class: "home", "data-testid": "home" },
       // The page's title for screen readers and the outline: the brand above says it on screen.
       h("h1", { class: "sr-only" }, "Crescent Race"),
-      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock."),
+      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play")),
+      welcome(),
       h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
     ),
   );
+
+  /** A newcomer's offer, until it is taken or waved away. */
+  function welcome() {
+    if (store.get(WELCOMED_KEY)) return null;
+    const panel = h(
+      "aside",
+      { class: "card-panel welcome", "data-testid": "welcome", "aria-label": "New to Crescent?" },
+      h("p", {}, h("strong", {}, "New to Crescent? "), "Learn the rules in two minutes before your first race."),
+      h("a", { href: "/how", class: "button primary", "data-testid": "welcome-howto" }, "How to play"),
+      h("button", { type: "button", class: "small", "data-testid": "welcome-dismiss", onclick: () => { store.set(WELCOMED_KEY, "1"); panel.remove(); } }, "No thanks"),
+    );
+    return panel;
+  }
 
   let lastShown = null;
   loadRooms();

@@ -46,13 +46,16 @@ class RoomPage {
     const act = { play: (text) => seat.play(text) };
     for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch"]) act[name] = () => seat[name]();
     this.race = new RaceView(act, () => seat.link.serverNow(), options.words);
-    this.header = h("div", { class: "room-head", "data-testid": "room-head" });
+    this.header = h("div", { class: "room-head-text" }); // (drawn again with the room)
+    // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)
+    const howto = options.head ? null : h("a", { href: "/how", target: "_blank", rel: "noopener", class: "small", "data-testid": "howto-link" }, "How to play", h("span", { class: "sr-only" }, " (opens in a new tab)"));
+    const head = h("div", { class: "room-head", "data-testid": "room-head" }, this.header, howto);
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
     // The room's news for screen readers (see model/news.js).
     this.news = announcer("presence-announce");
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
-    const parts = [this.header, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
+    const parts = [head, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
     fill(root, this.pageEl);
     this.unsubscribe = seat.store.subscribe((s, before, m) => this.changed(s, before, m));

@@ -1,6 +1,7 @@
 // The daily page's parts: its head, the intro, the leaderboards, and an attempt's words.
 
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { resultText, shareOrigin } from "../model/share.js";
 import { count, finished, formatMs } from "../model/words.js";
 import { rankingTable } from "./ranking.js";
 
@@ -126,6 +127,12 @@ export function attemptWords(day) {
         own = { testid: "clock-note", kind: "over", text: "The clock starts with your first move." };
       }
       return { own, over: null };
+    },
+    result(s) {
+      const { info } = day();
+      if (!s.mine || !finished(s.mine)) return null;
+      const text = resultText(s.room, s.mine, { daily: { date: info.date, difficulty: info.difficulty } });
+      return { text, url: `${shareOrigin(location, s.shareOrigin)}/daily` };
     },
     head(s) {
       const { info } = day();

@@ -3,8 +3,10 @@
 
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
+import { roomLink, shareOrigin } from "../model/share.js";
 import { sentence } from "../model/words.js";
 import { awayTag, watchingLine } from "./ranking.js";
+import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
 
@@ -53,9 +55,6 @@ export function showJoinNote(form, note) {
   form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
 }
 
-// The copy button's answer outlives a redraw of the lobby (someone arriving, a spectator).
-let copied = { text: "", until: 0 };
-
 /** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
 export function lobbyPanel(s, { send, now }) {
   const { room, seat, code, presence } = s;
@@ -64,36 +63,13 @@ export function lobbyPanel(s, { send, now }) {
   // The host, or anyone here once the host is gone (the server then makes them host).
   const away = hostAway(s, now);
   const host = room.host === seat || away;
-  const url = `${location.origin}/r/${code}`;
-  const linkInput = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
-  const copy = h(
-    "button",
-    {
-      type: "button",
-      "data-testid": "copy-link",
-      onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(url);
-          copied = { text: "Copied!", until: Date.now() + 2000 };
-        } catch {
-          linkInput.select();
-          copied = { text: "Select and copy", until: Date.now() + 2000 };
-        }
-        copy.textContent = copied.text;
-        setTimeout(() => {
-          if (Date.now() >= copied.until) copy.textContent = "Copy link";
-        }, 2000);
-      },
-    },
-    Date.now() < copied.until ? copied.text : "Copy link",
-  );
+  const url = roomLink(shareOrigin(location, s.shareOrigin), code);
   const ready = !!me?.ready;
   return h(
     "div",
     { class: "card-panel lobby-panel" },
     h("h2", {}, "Waiting to start"),
-    h("p", {}, "Share this link with your friends:"),
-    h("div", { class: "share" }, linkInput, copy),
+    roomShare({ url, code }),
     h(
       "ul",
       { class: "players", "data-testid": "lobby-players" },

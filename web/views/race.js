@@ -6,10 +6,12 @@ import { h } from "../dom.js";
 import { parseMove, preview } from "../model/cards.js";
 import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
+import { resultText, roomLink, shareOrigin } from "../model/share.js";
 import { isOut } from "../model/words.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
+import { shareButton } from "./share.js";
 import { drawRivals, drawSide } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
 
@@ -20,11 +22,12 @@ const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
 
 export class RaceView {
   /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch; ``now()``: the
-   * server's time; ``words``: banners(state), resign (the button's words), side (false: none). */
+   * server's time; ``words``: banners(state), resign (the button's words), side (false: none),
+   * result(state) (what "Share my result" shares: {text, url}, or null). */
   constructor(act, now, words = {}) {
     this.act = act;
     this.now = now;
-    this.words = { banners: raceBanners, resign: RESIGN, side: true, ...words };
+    this.words = { banners: raceBanners, resign: RESIGN, side: true, result: raceResult, ...words };
     this.s = null; // the state last drawn
     this.confirming = null; // the button waiting for its second press
     this.countedDown = null; // the start_at this page counted down to
@@ -36,6 +39,8 @@ export class RaceView {
     // The way to the ranking under the board (a phone): after the live banners, not in them.
     const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking");
     this.toRanking = h("p", { class: "to-ranking-row", hidden: true }, to);
+    this.shareRow = h("p", { class: "share-result-row", hidden: true });
+    this.sharedText = null;
     // Always there, empty when there is nothing to count: a live region that appeared with
     // its first number might not be heard.
     this.countdown = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive" });
@@ -46,7 +51,7 @@ export class RaceView {
     // At race over, the podium over the board until it is closed.
     this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
     const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
-    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, banners, this.toRanking, wrap), this.side);
+    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, banners, this.toRanking, this.shareRow, wrap), this.side);
     this.beside = window.matchMedia(SIDE_BESIDE);
     this.besideHandler = () => this.showToRanking();
     this.beside.addEventListener("change", this.besideHandler);
@@ -74,7 +79,8 @@ export class RaceView {
     if (was?.mine && s.mine?.won && !was.mine.won) this.board.cascade();
     this.drawPodium(s, was);
     this.tools.draw(s, this.confirming);
-    if (changed("room", "presence", "seat")) this.drawSide();
+    const shared = this.drawShare(s);
+    if (shared || changed("room", "presence", "seat")) this.drawSide();
     this.banners(this.words.banners(s));
     this.showToRanking();
     this.clock();
@@ -98,7 +104,7 @@ export class RaceView {
     const s = this.s;
     this.endShown = mayEnd(s, this.now());
     if (!this.words.side || !s.room) return;
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act: { end: () => this.end(), rematch: this.act.rematch } });
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act: { end: () => this.end(), rematch: this.act.rematch }, share: this.shareEl });
     drawRivals(this.rivals, s);
   }
 
@@ -143,6 +149,19 @@ export class RaceView {
     const frames = [{ transform: "scale(1.8)", opacity: 0 }, { transform: "scale(1)", opacity: 1, offset: 0.25 }, { transform: "scale(0.92)", opacity: go ? 0 : 0.85 }];
     this.beatAnimation?.cancel();
     this.beatAnimation = this.countdown.animate(frames, { duration: go ? 900 : 950, easing: "ease-out", fill: "forwards" });
+  }
+
+  /** "Share my result" once there is one to share: in the side panel (beside Rematch), or
+   * under the banners where there is none. True when it changed. */
+  drawShare(s) {
+    const result = this.words.result(s);
+    if ((result?.text ?? null) === this.sharedText) return false;
+    this.sharedText = result?.text ?? null;
+    const data = () => ({ title: "Crescent Race", text: result.text, url: result.url });
+    this.shareEl = result ? shareButton({ testid: "share-result", label: "Share my result", copyLabel: "Copy my result", data }) : null;
+    this.shareRow.hidden = !result || this.words.side;
+    this.shareRow.replaceChildren(...(this.shareEl && !this.words.side ? [this.shareEl] : []));
+    return true;
   }
 
   showToRanking() {
@@ -217,4 +236,15 @@ export class RaceView {
     } else return;
     e.preventDefault();
   }
+}
+
+/** A race's result to share, once it is over: the player's place, time or cards, moves. */
+function raceResult(s) {
+  const room = s.room;
+  if (!room || !s.seat || phase(s) !== "over") return null;
+  const me = room.players.find((p) => p.seat === s.seat);
+  const place = room.ranking.find((r) => r.seat === s.seat)?.place ?? null;
+  if (!me) return null;
+  const text = resultText(room, me, { place, of: room.players.length });
+  return { text, url: roomLink(shareOrigin(location, s.shareOrigin), s.code) };
 }

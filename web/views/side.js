@@ -5,8 +5,8 @@ import { isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
 import { progressList, rankingTable, watchingLine } from "./ranking.js";
 
-/** The side panel of state ``s``; ``act``: end, rematch. */
-export function drawSide(el, s, { mayEnd, confirming, act }) {
+/** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result". */
+export function drawSide(el, s, { mayEnd, confirming, act, share = null }) {
   const room = s.room;
   const parts = [h("h2", {}, "Race"), progressList(room.players, { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
@@ -14,6 +14,7 @@ export function drawSide(el, s, { mayEnd, confirming, act }) {
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
     parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
+    if (share) parts.push(share);
   }
   if (mayEnd) {
     const sure = confirming === "end";

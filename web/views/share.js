@@ -1,0 +1,76 @@
+// Sharing: a button that opens the device's share sheet (the Web Share API) where the
+// browser has one, else copies; the room's link with its QR code for the lobby.
+
+import { h } from "../dom.js";
+
+const SAID_MS = 2000; // how long the button says what it did
+
+// What a button last said outlives a redraw of its panel (someone arriving, a spectator).
+const said = new Map(); // testid -> {text, until}
+
+/** A button that shares ``data()`` ({title, text, url}): the share sheet where there is one,
+ * else the clipboard; ``fallback(el)`` runs when neither works (say, select the text). */
+export function shareButton({ testid, label, copyLabel = label, data, fallback = () => {}, attrs = {} }) {
+  const canShare = typeof navigator.share === "function";
+  const idle = canShare ? label : copyLabel;
+  const last = said.get(testid);
+  const button = h(
+    "button",
+    { type: "button", "data-testid": testid, "data-mode": canShare ? "share" : "copy", ...attrs, onclick: () => go() },
+    last && Date.now() < last.until ? last.text : idle,
+  );
+  const say = (text) => {
+    said.set(testid, { text, until: Date.now() + SAID_MS });
+    button.textContent = text;
+    setTimeout(() => {
+      if (Date.now() >= (said.get(testid)?.until ?? 0) && button.isConnected) button.textContent = idle;
+    }, SAID_MS);
+  };
+  async function go() {
+    const d = data();
+    if (canShare) {
+      try {
+        await navigator.share(d);
+        say("Shared!");
+        return;
+      } catch (e) {
+        if (e?.name === "AbortError") return; // the person closed the sheet
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(d.url && d.text ? `${d.text} ${d.url}` : d.url || d.text);
+      say("Copied!");
+    } catch {
+      fallback(button);
+      say("Select and copy");
+    }
+  }
+  return button;
+}
+
+/** The room's link to share: the address, a share (or copy) button, and its QR code for a
+ * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). */
+export function roomShare({ url, code }) {
+  const input = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
+  const button = shareButton({
+    testid: "copy-link",
+    label: "Share link",
+    copyLabel: "Copy link",
+    data: () => ({ title: "Crescent Race", text: `Join my Crescent Race, room ${code}`, url }),
+    fallback: () => input.select(),
+  });
+  const qr = h("img", {
+    class: "qr",
+    src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,
+    alt: `QR code of the room's link, ${url}`,
+    width: "148",
+    height: "148",
+    "data-testid": "room-qr",
+  });
+  return h(
+    "div",
+    { class: "share-block" },
+    h("div", { class: "share-text" }, h("p", {}, "Invite friends with this link, or let them scan the code:"), h("div", { class: "share" }, input, button)),
+    qr,
+  );
+}
