@@ -220,7 +220,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 title, description = share.room_preview(info, code)
                 url = f"{base}/r/{code}"
             text = share.with_preview(index.read_text(), title=title, description=description, url=url, base=base)
-            return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
+            headers = {"Cache-Control": "no-cache", "ETag": share.etag(text)}
+            if share.is_current(request.headers.get("if-none-match"), headers["ETag"]):
+                return Response(status_code=304, headers=headers)  # as the other pages: revalidated
+            return HTMLResponse(text, headers=headers)
 
         routes += [
             Route("/r/{code}", previewed),

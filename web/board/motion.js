@@ -69,6 +69,8 @@ export function play(board, before, { override = null } = {}) {
   match((o, n) => o.key === n.key && o.index === n.index);
   match((o, n) => o.key === n.key);
   let flying = 0;
+  const box = board.el.getBoundingClientRect();
+  const middle = box.left + box.width / 2;
   for (const n of now) {
     let old = from.get(n);
     const rect = n.el.getBoundingClientRect();
@@ -87,7 +89,9 @@ export function play(board, before, { override = null } = {}) {
     const dy = old.rect.top - rect.top;
     if (Math.abs(dx) + Math.abs(dy) < 1.5) continue;
     const round = old.key === n.key && old.index !== n.index && (n.el.dataset.top ? old.index === 0 : n.index === 0 && old.last);
-    fly(n.el, n.zone, dx, dy, round ? SHUFFLE_MS : old.key === n.key ? MOVE_MS : MOVE_MS + 30, round ? rect.width * 0.9 : 0);
+    // (round the side towards the board's middle: never out past the screen's edge)
+    const inward = rect.left + rect.width / 2 > middle ? -1 : 1;
+    fly(n.el, n.zone, dx, dy, round ? SHUFFLE_MS : old.key === n.key ? MOVE_MS : MOVE_MS + 30, round ? inward * rect.width * 0.9 : 0);
     flying += 1;
   }
   return flying;
