@@ -27,6 +27,9 @@ ASIDE = "h:"
 RESYNC = '{"type":"_resync"}'
 
 
+#: The ids a record listing keeps (its newest), see :meth:`Records.record_put`.
+LISTED = 1000
+
 #: Presence members named with this prefix are counted, not listed (see :meth:`Store.presence`).
 COUNTED = "~ "
 
@@ -174,6 +177,24 @@ class Leaderboards(Protocol):
         """``(rank, data)`` of ``player`` (rank 0 is first), or ``None`` if not on the board."""
 
 
+class Records(Protocol):
+    """Games on the record (:mod:`race.record`), each kept by its id for a time and listed
+    under keys (a room's rounds, a player's games, a day's best)."""
+
+    async def record_put(self, rid: str, data: str, ttl: int, lists: Sequence[str] = ()) -> None:
+        """Keep ``data`` as record ``rid`` for ``ttl`` seconds, and put ``rid`` first in each
+        listing named in ``lists``; a listing keeps its newest :data:`LISTED` ids and
+        expires ``ttl`` seconds after its latest. Not atomic across listings: a record may
+        be kept and not yet listed, never listed and not kept."""
+
+    async def record_get(self, rid: str) -> str | None:
+        """Record ``rid``'s data, or ``None`` (never kept, or expired)."""
+
+    async def record_list(self, key: str, start: int, count: int) -> list[str]:
+        """Ids in listing ``key``, newest first, from ``start`` (0 is the newest); some may
+        name records that have since expired."""
+
+
 class Store(ABC):
     """Every concern at once: what a backend implements (each consumer names only the
     protocols above that it uses). Every method may raise :class:`StoreUnavailable`."""
@@ -249,6 +270,15 @@ class Store(ABC):
 
     @abstractmethod
     async def board_rank(self, group: str, player: str) -> tuple[int, str] | None: ...
+
+    @abstractmethod
+    async def record_put(self, rid: str, data: str, ttl: int, lists: Sequence[str] = ()) -> None: ...
+
+    @abstractmethod
+    async def record_get(self, rid: str) -> str | None: ...
+
+    @abstractmethod
+    async def record_list(self, key: str, start: int, count: int) -> list[str]: ...
 
 
 class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Protocol):

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .base import ASIDE, COUNTED, LOG_LENGTH, Doc, LogEntry, Roll, Store
+from .base import ASIDE, COUNTED, LISTED, LOG_LENGTH, Doc, LogEntry, Roll, Store
 
 
 @dataclass
@@ -44,6 +44,8 @@ class MemoryStore(Store):
         self._presence: dict[str, _Roll] = {}
         self._allowances: dict[str, tuple[float, float, float]] = {}  # key -> tokens, at, full again (monotonic)
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
+        self._records: dict[str, tuple[float, str]] = {}  # id -> expiry, data
+        self._record_lists: dict[str, tuple[float, deque[str]]] = {}  # key -> expiry, ids newest first
         self._swept = time.monotonic()
 
     def _room(self, room: str) -> dict[str, Doc]:
@@ -70,6 +72,10 @@ class MemoryStore(Store):
             del self._presence[room]
         for key in [k for k, allowance in self._allowances.items() if allowance[2] <= now]:
             del self._allowances[key]
+        for rid in [r for r, kept in self._records.items() if kept[0] <= now]:
+            del self._records[rid]
+        for key in [k for k, listing in self._record_lists.items() if listing[0] <= now]:
+            del self._record_lists[key]
 
     async def ping(self) -> None:
         return None
@@ -227,3 +233,27 @@ class MemoryStore(Store):
             return None
         member, data = board[2][player]
         return bisect.bisect_left(board[1], member), data
+
+    async def record_put(self, rid: str, data: str, ttl: int, lists: Sequence[str] = ()) -> None:
+        self._sweep()
+        expiry = time.monotonic() + ttl
+        self._records[rid] = (expiry, data)
+        for key in lists:
+            _, ids = self._live_list(key) or (0.0, deque(maxlen=LISTED))
+            ids.appendleft(rid)
+            self._record_lists[key] = (expiry, ids)
+
+    async def record_get(self, rid: str) -> str | None:
+        kept = self._records.get(rid)
+        return kept[1] if kept is not None and kept[0] > time.monotonic() else None
+
+    async def record_list(self, key: str, start: int, count: int) -> list[str]:
+        listing = self._live_list(key)
+        return [] if listing is None else list(listing[1])[start : start + count]
+
+    def _live_list(self, key: str) -> tuple[float, deque[str]] | None:
+        listing = self._record_lists.get(key)
+        if listing is not None and listing[0] <= time.monotonic():
+            del self._record_lists[key]
+            return None
+        return listing

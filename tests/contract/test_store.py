@@ -5,29 +5,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
 
-import pytest
 import redis.asyncio as aioredis
 
 from race.store import Roll, Store, open_store
 from race.store.base import ASIDE, LOG_LENGTH, LogEntry
 from race.store.memory import MemoryStore
-
-
-@pytest.fixture(params=["memory", "redis", "unix", "cluster"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    urls: dict[str, Callable[[], str]] = {"memory": lambda: "memory://"}
-    urls["redis"] = lambda: request.getfixturevalue("redis_url")
-    urls["unix"] = lambda: request.getfixturevalue("redis_unix_url")
-    urls["cluster"] = lambda: request.getfixturevalue("redis_cluster_url")
-    url = urls[request.param]()
-    s = open_store(url, ttl=3600)
-    await s.connect()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 def room() -> str:

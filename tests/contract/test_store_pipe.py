@@ -12,7 +12,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 
 from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
-from race.store.redis import COMMIT
+from race.store.scripts import COMMIT
 from tests.support.processes import RedisServer
 
 
