@@ -2,7 +2,9 @@
 
 A room is stored as documents: ``meta`` (a :class:`Meta`), one ``p:SEAT`` per player (a
 :class:`Seat`: that player's race record and game position), the game's undo history in
-``h:SEAT:N`` documents of :data:`HISTORY_CHUNK` moves each, and ``t:HASH`` token look-ups.
+``h:SEAT:N`` documents of :data:`HISTORY_CHUNK` moves each, the game's record (every action
+the server accepted, with its time: see :func:`note_action`) in ``h:SEAT:aN`` documents of
+:data:`ACTS_CHUNK` actions each, and ``t:HASH`` token look-ups.
 The service (:mod:`race.service`) reads them, applies the rules here and the engine's, and
 commits.
 
@@ -25,6 +27,7 @@ from typing import Any
 import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
+from race.record import Record, Result, gaps_of
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -32,7 +35,9 @@ CODE_LENGTH = 7
 MAX_PLAYERS = 8
 MAX_DEAL = 999_999_999
 HISTORY_CHUNK = 50  # moves per history document
+ACTS_CHUNK = 32  # actions per acts document (the seat holds the latest, fewer, itself)
 _HISTORY = msgspec.json.Decoder(list[str])
+_ACTS = msgspec.json.Decoder(list[tuple[str, int]])
 _enc = msgspec.json.Encoder()
 
 
@@ -76,7 +81,9 @@ class Meta(msgspec.Struct, kw_only=True):
 
 class Seat(msgspec.Struct, kw_only=True):
     """One player's seat: name, game position (the engine's saved form, without its
-    history), the length of the game's history (see :func:`history_keys`) and race record."""
+    history), the length of the game's history (see :func:`history_keys`), race result, the
+    actions for its record (``acts``, the latest ones, with ``logged`` more in documents: see
+    :func:`note_action`), and the record's id once the game is on the record."""
 
     seat: str
     name: str
@@ -86,6 +93,9 @@ class Seat(msgspec.Struct, kw_only=True):
     finished_ms: int | None = None
     resigned: bool = False
     last_id: str | None = None
+    acts: list[tuple[str, int]] = msgspec.field(default_factory=list)
+    logged: int = 0
+    record: str | None = None
 
 
 def new_code() -> str:
@@ -148,6 +158,58 @@ def save_game(seat: Seat, game: Game, played: bool) -> dict[str, str]:
         return {}
     k = (n - 1) // HISTORY_CHUNK
     return {history_key(seat.seat, k): _enc.encode(game.history_texts(k * HISTORY_CHUNK)).decode()}
+
+
+def acts_key(seat: str, chunk: int) -> str:
+    """The document holding a seat's actions from action ``chunk * ACTS_CHUNK`` on (aside)."""
+    return f"{ASIDE}{seat}:a{chunk}"
+
+
+def acts_keys(seat: Seat) -> list[str]:
+    """The documents holding ``seat``'s earlier actions, oldest first."""
+    return [acts_key(seat.seat, k) for k in range(seat.logged // ACTS_CHUNK)]
+
+
+def note_action(seat: Seat, action: str, at: int) -> dict[str, str]:
+    """Note in ``seat`` an action the server accepted (a move's text, ``undo`` or ``restart``)
+    at ``at`` ms from the start, and return the document to write with it: the seat keeps
+    the latest actions itself and, every :data:`ACTS_CHUNK` of them, hands them over to a
+    document of their own, so that an action costs the same however long the game."""
+    seat.acts.append((action, at))
+    if len(seat.acts) < ACTS_CHUNK:
+        return {}
+    chunk, seat.acts = seat.acts, []
+    seat.logged += len(chunk)
+    return {acts_key(seat.seat, seat.logged // ACTS_CHUNK - 1): _enc.encode(chunk).decode()}
+
+
+def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], rid: str) -> Record:
+    """``seat``'s game on the record, from the data of the documents named by
+    :func:`acts_keys` (in that order) and the seat; ``game`` is the game as it stands.
+    Raises ``ValueError`` when some are missing."""
+    acts: list[tuple[str, int]] = []
+    for data in chunks:
+        if data is None:
+            raise ValueError(f"seat {seat.seat}: an acts document is missing")
+        acts += _ACTS.decode(data)
+    acts += seat.acts
+    result = Result(
+        home=game.cards_on_foundations, moves=len(acts), finished_ms=seat.finished_ms, resigned=seat.resigned
+    )
+    return Record(
+        id=rid,
+        deal=meta.deal,
+        difficulty=meta.difficulty,
+        name=seat.name,
+        started=meta.start_at or 0,
+        acts=tuple(a for a, _ in acts),
+        gaps=gaps_of([t for _, t in acts]),
+        result=result,
+        kind=meta.kind,
+        room=meta.code,
+        round=meta.round,
+        daily_date=meta.daily_date,
+    )
 
 
 def phase(meta: Meta, now: int) -> str:
