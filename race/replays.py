@@ -1,0 +1,63 @@
+"""A game on the record as the replay page draws it (no I/O): the deal's board, then for each
+action only what it changed, so the page steps forward and back by applying what it is told
+and never needs the rules.
+
+>>> from race.record import Record, Result
+>>> rec = Record(id="x", deal=5, difficulty="easy", name="Ann", started=0,
+...              acts=("p5>dC",), gaps=(900,), result=Result(home=9, moves=1))
+>>> view = replay_view(rec)
+>>> view["steps"][0]["piles"], view["steps"][0]["home"], view["steps"][0]["at"]
+({'5': ['QH', '3D', '3S', '5D', 'TD']}, 9, 900)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from race.engine import Game
+from race.record import Record, steps
+from race.rooms import board
+
+
+def replay_view(record: Record) -> dict[str, Any]:
+    """The record for the page: who played what and how it ended, the board at the start,
+    and each step's time (ms from the start), action, cards home, moves so far, and the
+    piles (by index), foundations and shuffles left that changed. Raises
+    :class:`race.record.RecordError` if the record does not replay."""
+    before = board(Game.deal(record.deal, record.difficulty))
+    start = {**before, "home": sum(f["count"] for f in before["foundations"].values())}
+    out: list[dict[str, Any]] = []
+    for step in steps(record):
+        now = board(step.game)
+        change: dict[str, Any] = {"at": step.at, "act": step.act, "home": step.game.cards_on_foundations}
+        piles = {str(i): p for i, (p, q) in enumerate(zip(now["piles"], before["piles"], strict=True)) if p != q}
+        if piles:
+            change["piles"] = piles
+        fnd = {k: v for k, v in now["foundations"].items() if v != before["foundations"][k]}
+        if fnd:
+            change["foundations"] = fnd
+        if now["shuffles_left"] != before["shuffles_left"]:
+            change["shuffles_left"] = now["shuffles_left"]
+        out.append(change)
+        before = now
+    result = record.result
+    return {
+        "id": record.id,
+        "kind": record.kind,
+        "deal": record.deal,
+        "difficulty": record.difficulty,
+        "name": record.name,
+        "room": record.room,
+        "round": record.round,
+        "daily_date": record.daily_date,
+        "started": record.started,
+        "result": {
+            "home": result.home,
+            "moves": result.moves,
+            "finished_ms": result.finished_ms,
+            "resigned": result.resigned,
+            "won": result.won,
+        },
+        "board": start,
+        "steps": out,
+    }
