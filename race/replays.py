@@ -40,7 +40,6 @@ def replay_view(record: Record) -> dict[str, Any]:
             change["shuffles_left"] = now["shuffles_left"]
         out.append(change)
         before = now
-    result = record.result
     return {
         "id": record.id,
         "kind": record.kind,
@@ -51,13 +50,13 @@ def replay_view(record: Record) -> dict[str, Any]:
         "round": record.round,
         "daily_date": record.daily_date,
         "started": record.started,
-        "result": {
-            "home": result.home,
-            "moves": result.moves,
-            "finished_ms": result.finished_ms,
-            "resigned": result.resigned,
-            "won": result.won,
-        },
+        "result": replay_result(record),
         "board": start,
         "steps": out,
     }
+
+
+def replay_result(record: Record) -> dict[str, Any]:
+    """How the game on the record ended."""
+    r = record.result
+    return {"home": r.home, "moves": r.moves, "finished_ms": r.finished_ms, "resigned": r.resigned, "won": r.won}

@@ -35,7 +35,7 @@ CODE_LENGTH = 7
 MAX_PLAYERS = 8
 MAX_DEAL = 999_999_999
 HISTORY_CHUNK = 50  # moves per history document
-ACTS_CHUNK = 32  # actions per acts document (the seat holds the latest, fewer, itself)
+ACTS_CHUNK = 8  # actions per acts document (the seat holds the latest, fewer, itself: it stays small)
 _HISTORY = msgspec.json.Decoder(list[str])
 _ACTS = msgspec.json.Decoder(list[tuple[str, int]])
 _enc = msgspec.json.Encoder()
@@ -83,7 +83,7 @@ class Seat(msgspec.Struct, kw_only=True):
     """One player's seat: name, game position (the engine's saved form, without its
     history), the length of the game's history (see :func:`history_keys`), race result, the
     actions for its record (``acts``, the latest ones, with ``logged`` more in documents: see
-    :func:`note_action`), and the record's id once the game is on the record."""
+    :func:`note_action`)."""
 
     seat: str
     name: str
@@ -95,7 +95,6 @@ class Seat(msgspec.Struct, kw_only=True):
     last_id: str | None = None
     acts: list[tuple[str, int]] = msgspec.field(default_factory=list)
     logged: int = 0
-    record: str | None = None
 
 
 def new_code() -> str:

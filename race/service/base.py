@@ -18,6 +18,7 @@ from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.service.recording import keep_records
 from race.store import Doc, RoomStore, StoreUnavailable
 from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
@@ -105,8 +106,11 @@ class ServiceBase:
         rooms_per_minute: float | None = None,
         host_away_ms: int = HOST_AWAY_MS,
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
+        record_ttl: int = 30 * 86400,
     ) -> None:
         self.store = store
+        #: Seconds a game's record is kept (see :func:`race.service.recording.keep_records`).
+        self.record_ttl = record_ttl
         self.clock = clock
         self.countdown_ms = countdown_ms
         #: The most moves a game's history may hold: the room stores the whole history (for
@@ -172,6 +176,7 @@ class ServiceBase:
             if ok:
                 log.info("room %s: race over", code)
                 await self._unlist(code)
+                await keep_records(self.store, code, meta, seats, self.record_ttl)
                 return True
         raise _conflict()
 

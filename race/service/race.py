@@ -10,6 +10,7 @@ from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
 from race.hub import not_to
 from race.protocol import ProtocolError
+from race.record import RESTART, UNDO
 from race.rooms import (
     Kind,
     Meta,
@@ -19,6 +20,7 @@ from race.rooms import (
     history_keys,
     history_of,
     is_done,
+    note_action,
     phase,
     progress,
     save_game,
@@ -112,6 +114,8 @@ class RaceActions(ServiceBase):
             if game.is_won:
                 assert meta.start_at is not None
                 seat.finished_ms = now - meta.start_at
+            action = text if isinstance(msg, p.Play) else UNDO if isinstance(msg, p.Undo) else RESTART
+            write.update(note_action(seat, action, now - (meta.start_at if meta.start_at is not None else now)))
             write.update(save_game(seat, game, played=isinstance(msg, p.Play)))
             write[key] = _dump(seat)
             version = seat_doc.version + 1

@@ -281,7 +281,7 @@ class Store(ABC):
     async def record_list(self, key: str, start: int, count: int) -> list[str]: ...
 
 
-class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Protocol):
+class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Records, Protocol):
     """What the room service works with."""
 
 
