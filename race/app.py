@@ -178,7 +178,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         for rid, data in found:
             if data is not None:
                 rec = decode_record(data)
-                games.append({"id": rid, "name": rec.name, "round": rec.round, "result": replay_result(rec)})
+                games.append(
+                    {"id": rid, "name": rec.name, "seat": rec.seat, "round": rec.round, "result": replay_result(rec)}
+                )
         return JSONResponse({"room": normalise_code(code), "replays": games}, headers={"Cache-Control": "no-store"})
 
     async def leaderboard(request: Request) -> Response:

@@ -52,8 +52,9 @@ class Result(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
 class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     """One player's game: the deal, who played it, where, and every action with its time.
 
-    ``started`` is the server's clock (epoch ms) at the race's start; ``room`` and ``round``
-    say which race it was (a daily attempt's room too); ``kind`` is ``race`` or ``daily``."""
+    ``started`` is the server's clock (epoch ms) at the race's start; ``room``, ``round`` and
+    ``seat`` say which race and player it was (a daily attempt's room too); ``kind`` is
+    ``race`` or ``daily``."""
 
     id: str
     deal: int | str
@@ -66,6 +67,7 @@ class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     kind: str = "race"
     room: str = ""
     round: int = 1
+    seat: str = ""
     daily_date: str | None = None
     format: int = FORMAT
 

@@ -48,6 +48,7 @@ def replay_view(record: Record) -> dict[str, Any]:
         "name": record.name,
         "room": record.room,
         "round": record.round,
+        "seat": record.seat,
         "daily_date": record.daily_date,
         "started": record.started,
         "result": replay_result(record),

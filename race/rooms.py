@@ -207,6 +207,7 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         kind=meta.kind,
         room=meta.code,
         round=meta.round,
+        seat=seat.seat,
         daily_date=meta.daily_date,
     )
 
