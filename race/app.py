@@ -238,6 +238,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             code = request.path_params.get("code")
             if code is not None and not _ROOM_CODE.fullmatch(code):  # the client's router would show home
                 return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
+            ids = request.path_params.get("ids")
+            if ids is not None and not _REPLAY_IDS.fullmatch(ids):
+                return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
             return files.file_response(index, os.stat(index), request.scope)  # a 304 when current
 
         async def previewed(request: Request) -> Response:
@@ -267,6 +270,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             Route("/watch/{code}", page),
             Route("/daily", previewed),
             Route("/how", page),
+            Route("/replay/{ids}", page),
         ]
         routes.append(Mount("/", files))
 
@@ -279,6 +283,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 _REVALIDATE = {"Cache-Control": "no-cache"}
 _ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
 _RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
+_REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 
 class _ClientFiles(StaticFiles):

@@ -2,15 +2,17 @@
 // the top bar.
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
-//   /how         how to play
+//   /how         how to play         /replay/ID   a game on the record (ID,ID2,…: side by side)
 
 import { store } from "./dom.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
 import { howtoView } from "./pages/howto.js";
+import { replayView } from "./pages/replay.js";
 import { roomPage } from "./pages/room.js";
 import { watchView } from "./pages/watch.js";
+import { replayIds } from "./model/replay.js";
 import { sound } from "./sound.js";
 
 const root = document.getElementById("app");
@@ -56,6 +58,8 @@ function route(handoff = null) {
     current = roomPage(root, { code: m[1].toUpperCase(), navigate, handoff });
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = watchView(root, { code: m[1].toUpperCase() });
+  } else if ((m = replayIds(path))) {
+    current = replayView(root, { ids: m });
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {

@@ -121,8 +121,13 @@ export class Playback {
 export function replayIds(path) {
   const m = path.match(/^\/replay\/([A-Za-z0-9_-]{12}(?:,[A-Za-z0-9_-]{12})*)\/?$/);
   if (!m) return null;
-  const ids = [...new Set(m[1].split(","))];
-  return ids.length <= MAX_SIDE_BY_SIDE ? ids : null;
+  const ids = m[1].split(",");
+  return ids.length <= MAX_SIDE_BY_SIDE ? [...new Set(ids)] : null;
+}
+
+/** The address of a replay page of one game, or of several side by side. */
+export function replayPath(ids) {
+  return `/replay/${[...ids].join(",")}`;
 }
 
 /** A round's games from a room's replay list (``GET /api/rooms/CODE/replays``): seat -> id. */

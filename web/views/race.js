@@ -8,6 +8,7 @@ import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
 import { isOut } from "../model/words.js";
+import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
@@ -32,6 +33,12 @@ export class RaceView {
     this.confirming = null; // the button waiting for its second press
     this.countedDown = null; // the start_at this page counted down to
     this.endShown = false;
+    // At race over, each player's game on the record (seat -> id), once the server kept it.
+    this.replays = new Map();
+    this.replayLinks = new ReplayLinks((found) => {
+      this.replays = found;
+      if (this.s) this.drawSide();
+    });
     this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
     this.tools = toolbar({ shuffle: act.shuffle, hint: act.hint, undo: act.undo, restart: () => this.restart(), resign: () => this.resign() }, this.words.resign);
     const banners = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
@@ -64,6 +71,7 @@ export class RaceView {
 
   destroy() {
     clearTimeout(this.confirmTimer);
+    this.replayLinks.stop();
     this.beside.removeEventListener("change", this.besideHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
   }
@@ -104,7 +112,13 @@ export class RaceView {
     const s = this.s;
     this.endShown = mayEnd(s, this.now());
     if (!this.words.side || !s.room) return;
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act: { end: () => this.end(), rematch: this.act.rematch }, share: this.shareEl });
+    if (phase(s) === "over") this.replayLinks.follow(s.code, s.room.round, s.room.ranking.map((r) => r.seat));
+    else if (this.replays.size) {
+      this.replayLinks.stop();
+      this.replays = new Map();
+    }
+    const act = { end: () => this.end(), rematch: this.act.rematch };
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: this.replays });
     drawRivals(this.rivals, s);
   }
 

@@ -1,6 +1,7 @@
 // Pieces shared by the pages: the players' progress, "away" tags, the ranking.
 
 import { h } from "../dom.js";
+import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
 
@@ -46,9 +47,16 @@ export function progressList(players, { me = null, host = null, presence = null 
   return h("ol", { class: "progress-list", "data-testid": "progress-list" }, players.map(row));
 }
 
-/** The ranking table: place, name, finish time (or cards home), moves. */
-export function rankingTable(ranking, { me = null } = {}) {
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
+/** The ranking table: place, name, finish time (or cards home), moves; with ``replays``
+ * (seat -> record id), a link to each game's replay once the server has kept it. */
+export function rankingTable(ranking, { me = null, replays = null } = {}) {
+  const withReplays = !!replays?.size;
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), withReplays ? h("th", {}, h("span", { class: "sr-only" }, "Replay")) : null);
+  const replay = (r) => {
+    const id = replays.get(r.seat);
+    const label = h("span", { class: "sr-only" }, ` ${r.name}'s game`);
+    return h("td", {}, id ? h("a", { href: replayPath([id]), class: "replay-link", "data-testid": "replay-link" }, "Watch", label) : null);
+  };
   const row = (r) =>
     h(
       "tr",
@@ -57,6 +65,7 @@ export function rankingTable(ranking, { me = null } = {}) {
       h("td", { class: "name" }, r.name, r.seat === me ? h("span", { class: "tag" }, "you") : null),
       h("td", { "data-testid": "result" }, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""]),
       h("td", {}, String(r.moves)),
+      withReplays ? replay(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
 }

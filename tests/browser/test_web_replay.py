@@ -1,0 +1,158 @@
+"""The replay page in real headless Chromium: a race over offers each player's game and the
+whole race; the replay steps forward and back, and the board at each chosen step is the
+engine's after those actions; it plays at 8x to the end; two games share one timeline; a
+game not on the record says so."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from race.engine import Game
+from race.rooms import board
+from tests.browser.test_web_moments import bob_wins
+from tests.support.processes import Server
+from tests.support.web import BOARD_JS, OUTPUT, Browsing
+
+pytestmark = pytest.mark.browser
+
+DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line (Bob plays it)
+
+
+def engine_board(acts: list[str]) -> dict[str, Any]:
+    """The board after ``acts`` as the page reads one (see BOARD_JS): piles, foundations."""
+    game = Game.deal(DEAL, DIFFICULTY)
+    for act in acts:
+        if act == "undo":
+            game.undo()
+        else:
+            game.play(act)
+    b = board(game)
+    return {"piles": b["piles"], "foundations": {k: [f["count"], f["top"]] for k, f in b["foundations"].items()}}
+
+
+def shown(page: Page, game: int = 0) -> dict[str, Any]:
+    root = page.locator("[data-testid=replay-game]").nth(game).element_handle()
+    state: dict[str, Any] = page.evaluate(BOARD_JS, root)
+    return {"piles": state["piles"], "foundations": state["foundations"]}
+
+
+def at_step(page: Page, step: int) -> None:
+    expect(page.get_by_test_id("replay")).to_have_attribute("data-step", str(step))
+
+
+def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
+    browsing: Browsing, server: Server
+) -> None:
+    alice = browsing.open("alice", "/", still=True)
+    page = alice.page
+    page.get_by_test_id("create-name").fill("Alice")
+    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
+    page.get_by_test_id("create-deal").fill(str(DEAL))
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    with ThreadPoolExecutor(1) as pool:
+        bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))
+        expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
+        page.get_by_test_id("start").click()
+        expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+        # Alice: two moves, a shuffle, an undo (of a move), another move.
+        acts: list[str] = []
+        state = alice.settled()
+        for _ in range(2):
+            move = next(m for m in state["legal"] if m != "shuffle")
+            state = alice.play_by_drag(move, state)
+            acts.append(move)
+        state = alice.play_by_drag("shuffle", state)
+        acts.append("shuffle")
+        move = next(m for m in state["legal"] if m != "shuffle")
+        state = alice.play_by_drag(move, state)
+        acts.append(move)
+        page.get_by_test_id("undo").click()
+        state = alice.settled(state["version"] + 1)
+        acts.append("undo")
+        bob.result(timeout=60)
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    page.get_by_test_id("podium-close").click()
+
+    # Each player's row links their game, and the whole race is offered.
+    links = page.get_by_test_id("replay-link")
+    expect(links).to_have_count(2)
+    expect(page.get_by_test_id("race-replay")).to_be_visible()
+    race_href = page.get_by_test_id("race-replay").get_attribute("href")
+    page.locator("[data-testid=ranking-row][data-seat=s1] [data-testid=replay-link]").click()
+    expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{12}$"))
+    replay = page.get_by_test_id("replay")
+    at_step(page, 0)
+    assert shown(page) == engine_board([])
+    expect(page.get_by_test_id("replay-shuffle")).to_have_count(1)
+
+    forward, back = page.get_by_test_id("replay-forward"), page.get_by_test_id("replay-back")
+    for n in range(1, 4):
+        forward.click()
+        at_step(page, n)
+        assert shown(page) == engine_board(acts[:n]), f"step {n}"
+    expect(page.get_by_test_id("replay-count")).to_contain_text("move 3 of 5")
+    back.click()
+    at_step(page, 2)
+    assert shown(page) == engine_board(acts[:2])
+    page.keyboard.press("End")
+    at_step(page, len(acts))
+    assert shown(page) == engine_board(acts)
+    page.keyboard.press("ArrowLeft")
+    at_step(page, len(acts) - 1)
+    assert shown(page) == engine_board(acts[:-1])
+
+    # At 8x from the start, it plays through to the end by itself and stops there.
+    page.locator("[data-testid=replay-speed][data-speed='8']").click()
+    expect(page.locator("[data-testid=replay-speed][data-speed='8']")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Home")
+    at_step(page, 0)
+    page.get_by_test_id("replay-play").click()
+    expect(replay).to_have_attribute("data-playing", "true")
+    expect(replay).to_have_attribute("data-playing", "false", timeout=60_000)
+    at_step(page, len(acts))
+    assert shown(page) == engine_board(acts)
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "replay-laptop.png"), full_page=True)
+
+    # The whole race on one timeline: at the end Bob's game is won, on the engine's board.
+    assert race_href
+    page.goto(race_href)
+    games = page.get_by_test_id("replay-game")
+    expect(games).to_have_count(2)
+    page.keyboard.press("End")
+    bob_game = page.locator("[data-testid=replay-game][data-won=true]")
+    expect(bob_game).to_have_count(1)
+    expect(bob_game).to_contain_text("Bob")
+    bob_board = page.evaluate(BOARD_JS, bob_game.element_handle())
+    assert all(count == 13 for count, _ in bob_board["foundations"].values())
+    page.screenshot(path=str(folder / "race-again-laptop.png"), full_page=True)
+
+    phone = browsing.open("phone", race_href, phone=True)
+    expect(phone.page.get_by_test_id("replay-game")).to_have_count(2)
+    phone.page.screenshot(path=str(folder / "race-again-phone.png"), full_page=True)
+    one = browsing.open("phone-one", page.url.split(",")[0], phone=True)
+    expect(one.page.get_by_test_id("replay-game")).to_have_count(1)
+    box = one.page.get_by_test_id("replay-controls").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    one.page.screenshot(path=str(folder / "replay-phone.png"), full_page=True)
+
+
+def test_a_game_not_on_the_record_says_so(browsing: Browsing, server: Server) -> None:
+    tab = browsing.open("reader", "/replay/AAAAAAAAAAAA")
+    expect(tab.page.get_by_test_id("replay-missing")).to_contain_text("not on the record")
+    tab.errors[:] = [e for e in tab.errors if "status of 404" not in e]  # the page's own fetch, answered
+    assert httpx.get(f"{server.url}/replay/not-an-id").status_code == 404
+    assert httpx.get(f"{server.url}/replay/AAAAAAAAAAAA,BBBBBBBBBBBB").status_code == 200

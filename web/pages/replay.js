@@ -1,0 +1,228 @@
+// The replay page (/replay/ID, or /replay/ID,ID2,… for games of one deal side by side on one
+// timeline): the board as it was, play and pause, 1x to 8x, a step back or forward, and a
+// scrubber over the game's time with its shuffles marked. It draws what the server computed
+// (web/model/replay.js applies the steps); it knows no rules.
+//
+// Keys: Space plays or pauses; ← and → step back and forward one action; Home and End go
+// to the start and the end.
+
+import { BoardView } from "../board/board.js";
+import { fill, h } from "../dom.js";
+import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
+import { count, formatMs, TOTAL } from "../model/words.js";
+import { fetchReplay } from "../replays.js";
+
+const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
+
+export function replayView(root, { ids }) {
+  return new ReplayView(root, ids);
+}
+
+class ReplayView {
+  constructor(root, ids) {
+    this.ids = ids;
+    this.alive = true;
+    this.frame = null;
+    this.abort = new AbortController();
+    root.dataset.view = "replay";
+    document.title = "Replay · Crescent Race";
+    this.page = h("section", { class: "replay", "data-testid": "replay", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading the replay…"));
+    fill(root, this.page);
+    this.keys = (e) => this.onKey(e);
+    this.load();
+  }
+
+  destroy() {
+    this.alive = false;
+    this.abort.abort();
+    cancelAnimationFrame(this.frame);
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  async load() {
+    let views;
+    try {
+      views = await Promise.all(this.ids.map((id) => fetchReplay(id, { signal: this.abort.signal })));
+    } catch (err) {
+      if (this.alive && err.name !== "AbortError") this.fail(err.message);
+      return;
+    }
+    if (!this.alive) return;
+    const [first] = views;
+    if (views.some((v) => v.deal !== first.deal || v.difficulty !== first.difficulty)) {
+      this.fail("These games are not of the same deal, so they cannot share a timeline.");
+      return;
+    }
+    this.build(views);
+  }
+
+  fail(message) {
+    this.page.removeAttribute("aria-busy");
+    const panel = h("div", { class: "card-panel narrow", "data-testid": "replay-missing" }, h("h1", {}, "No such replay"), h("p", {}, message), h("a", { href: "/", class: "button" }, "Back home"));
+    fill(this.page, panel);
+  }
+
+  build(views) {
+    this.timelines = views.map((v) => new Timeline(v));
+    this.playback = new Playback(sharedDuration(this.timelines));
+    const many = views.length > 1;
+    const [first] = views;
+    document.title = `${many ? "The race again" : `${first.name}'s game`} · Replay · Crescent Race`;
+    const where = first.kind === "daily" ? `daily challenge ${first.daily_date ?? ""}` : first.room ? `room ${first.room}, round ${first.round}` : "";
+    const title = many ? "The race again" : h("span", {}, h("span", { class: "name", dir: "auto" }, first.name), "’s game");
+    const head = h("div", { class: "room-head" }, h("h1", {}, "Replay: ", title), h("p", { class: "muted" }, `${first.difficulty} · deal ${first.deal}${where ? " · " + where : ""}`));
+    this.games = this.timelines.map((t) => this.game(t, many));
+    this.clockEl = h("span", { class: "replay-clock", "data-testid": "replay-clock" });
+    this.countEl = h("span", { class: "replay-count", "data-testid": "replay-count" });
+    const grid = h("div", { class: many ? "watch-grid replay-grid" : "replay-one" }, this.games.map((g) => g.el));
+    this.page.removeAttribute("aria-busy");
+    fill(this.page, head, this.controls(), h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.links(first, many));
+    document.addEventListener("keydown", this.keys);
+    this.render();
+    if (!many && first.room) this.offerRace(first);
+  }
+
+  game(timeline, many) {
+    const v = timeline.view;
+    const board = new BoardView({ compact: many });
+    const line = h("span", { class: "muted", "data-testid": "replay-line" });
+    const name = h("h2", { class: "replay-who" }, h("span", { class: "name", dir: "auto" }, v.name), line);
+    const el = h("article", { class: many ? "watch-player" : "replay-board", "data-testid": "replay-game", "data-id": v.id }, name, board.el);
+    return { timeline, board, line, el, shown: -1 };
+  }
+
+  controls() {
+    const button = (testid, label, text, onclick) => h("button", { type: "button", class: "small", "data-testid": testid, "aria-label": label, title: label, onclick }, text);
+    this.playEl = button("replay-play", "Play", "▶ Play", () => this.toggle());
+    const back = button("replay-back", "Step back", "‹ Back", () => this.step(-1));
+    const forward = button("replay-forward", "Step forward", "Next ›", () => this.step(1));
+    this.speedEls = SPEEDS.map((x) =>
+      h("button", { type: "button", class: "small", "data-testid": "replay-speed", "data-speed": x, "aria-pressed": String(x === 1), onclick: () => this.setSpeed(x) }, `${x}x`),
+    );
+    const length = this.playback.duration;
+    this.scrub = h("input", {
+      type: "range",
+      min: "0",
+      max: String(length),
+      step: "1",
+      value: "0",
+      "aria-label": "Time in the game",
+      "data-testid": "replay-scrubber",
+      oninput: () => this.seek(Number(this.scrub.value)),
+    });
+    // The shuffles on the timeline: each game's, in its own colour when several share it.
+    const marks = this.timelines.flatMap((t, n) =>
+      t.shuffles(length).map((s) => h("span", { class: `replay-mark game-${n}`, "data-testid": "replay-shuffle", style: { left: `${(100 * s.place).toFixed(2)}%` }, title: `${t.view.name}: shuffle at ${formatMs(s.at)}` })),
+    );
+    const track = h("div", { class: "replay-track" }, this.scrub, h("div", { class: "replay-marks", "aria-hidden": "true" }, marks));
+    const speeds = h("div", { class: "replay-speeds", role: "group", "aria-label": "Speed" }, this.speedEls);
+    return h("div", { class: "replay-controls", role: "group", "aria-label": "Playback", "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
+  }
+
+  links(first, many) {
+    this.raceLink = h("span", {});
+    const parts = [this.raceLink];
+    if (first.room) parts.push(h("a", { href: `/r/${first.room}`, class: "button small" }, "Back to the room"));
+    parts.push(h("a", { href: "/", class: "button small" }, "Home"));
+    return h("p", { class: "actions replay-links", "data-testid": "replay-links" }, many ? parts.slice(1) : parts);
+  }
+
+  /** A single game of a race: offer the whole race on one timeline, when the others kept theirs. */
+  async offerRace(first) {
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(first.room)}/replays`, { signal: this.abort.signal });
+      if (!response.ok) return;
+      const round = roundReplays(await response.json(), first.round);
+      if (!this.alive || round.size < 2) return;
+      fill(this.raceLink, h("a", { href: replayPath(round.values()), class: "button small", "data-testid": "replay-race" }, "The whole race"));
+    } catch {
+      // the single game is enough
+    }
+  }
+
+  // -- playing ------------------------------------------------------------------------
+
+  toggle() {
+    if (this.playback.playing) this.playback.pause();
+    else this.playback.play();
+    this.render();
+    if (this.playback.playing) this.run();
+  }
+
+  run() {
+    let last = performance.now();
+    const frame = (now) => {
+      if (!this.alive) return;
+      this.playback.tick(Math.min(now - last, MAX_FRAME_MS));
+      last = now;
+      this.render();
+      this.frame = this.playback.playing ? requestAnimationFrame(frame) : null;
+    };
+    cancelAnimationFrame(this.frame);
+    this.frame = requestAnimationFrame(frame);
+  }
+
+  step(direction) {
+    const ms = this.playback.ms;
+    const to = direction > 0 ? nextTime(this.timelines, ms) : prevTime(this.timelines, ms);
+    this.playback.pause();
+    this.seek(to ?? this.playback.duration);
+  }
+
+  seek(ms) {
+    this.playback.seek(ms);
+    this.render();
+  }
+
+  setSpeed(x) {
+    this.playback.setSpeed(x);
+    for (const el of this.speedEls) el.setAttribute("aria-pressed", String(Number(el.dataset.speed) === this.playback.speed));
+  }
+
+  onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = e.target?.tagName;
+    if ((tag === "INPUT" && e.target !== this.scrub) || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (e.key === " " && tag !== "BUTTON") this.toggle();
+    else if (e.key === "ArrowLeft") this.step(-1);
+    else if (e.key === "ArrowRight") this.step(1);
+    else if (e.key === "Home") this.seek(0);
+    else if (e.key === "End") this.seek(this.playback.duration);
+    else return;
+    e.preventDefault();
+  }
+
+  render() {
+    const { ms, duration, playing } = this.playback;
+    this.page.dataset.ms = ms;
+    this.page.dataset.playing = String(playing);
+    this.playEl.textContent = playing ? "▮▮ Pause" : "▶ Play";
+    this.playEl.setAttribute("aria-label", playing ? "Pause" : "Play");
+    this.playEl.title = playing ? "Pause" : "Play";
+    if (Number(this.scrub.value) !== ms) this.scrub.value = String(ms);
+    this.scrub.setAttribute("aria-valuetext", `${formatMs(ms)} of ${formatMs(duration)}`);
+    this.clockEl.textContent = `${formatMs(ms)} / ${formatMs(duration)}`;
+    for (const g of this.games) this.renderGame(g, ms);
+    const one = this.games[0];
+    this.page.dataset.step = one.shown;
+    const total = one.timeline.steps.length;
+    this.countEl.textContent = this.games.length > 1 ? "" : ` · move ${one.shown} of ${total}`;
+  }
+
+  renderGame(g, ms) {
+    const t = g.timeline;
+    const i = t.indexAt(ms);
+    const board = t.boardAt(i);
+    const won = t.wonBy(ms);
+    const result = t.view.result;
+    const end = i === t.steps.length && ms >= t.duration;
+    let status = won ? `won in ${formatMs(result.finished_ms)}` : "";
+    if (!won && end && result.resigned) status = "resigned";
+    g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "move")} · ${count(board.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}`;
+    g.el.dataset.step = i;
+    g.el.dataset.won = String(won);
+    if (i === g.shown) return;
+    g.shown = i;
+    g.board.update(board, { version: i });
+  }
+}

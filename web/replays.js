@@ -1,0 +1,71 @@
+// The games on the record, fetched: one replay for the replay page, and a round's replays
+// for the race-over view's links. (The server puts a race's games on the record just after
+// it says the race is over, so a round's list may take a moment to fill.)
+
+import { roundReplays } from "./model/replay.js";
+
+const LIST_TRIES = 6; // 0.4 + 0.8 + … ≈ 25 s of asking before giving up on a missing game
+const FIRST_WAIT_MS = 400;
+
+/** A replay view (``GET /api/replays/ID``); throws an Error whose message is for the page. */
+export async function fetchReplay(id, { signal } = {}) {
+  let response;
+  try {
+    response = await fetch(`/api/replays/${encodeURIComponent(id)}`, { signal });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new Error("The server could not be reached. Check the connection and try again.");
+  }
+  if (response.status === 404) throw new Error("This game is not on the record: games are kept for 30 days.");
+  if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}). Try again in a moment.`);
+  return response.json();
+}
+
+/** Follows a room's replay list for one round until every seat asked for has its game:
+ * ``onFound(Map seat -> id)`` each time more are found. */
+export class ReplayLinks {
+  constructor(onFound) {
+    this.onFound = onFound;
+    this.key = null;
+    this.found = new Map();
+    this.timer = null;
+    this.abort = null;
+  }
+
+  /** Look for round ``round`` of room ``code`` and its ``seats`` (again only when these change). */
+  follow(code, round, seats) {
+    const key = `${code} ${round} ${[...seats].sort().join(",")}`;
+    if (key === this.key) return;
+    this.stop();
+    this.key = key;
+    this.found = new Map();
+    this.ask(code, round, new Set(seats), 0);
+  }
+
+  async ask(code, round, seats, tries) {
+    const key = this.key;
+    this.abort = new AbortController();
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal: this.abort.signal });
+      if (response.ok) {
+        const found = roundReplays(await response.json(), round);
+        if (key !== this.key) return;
+        if (found.size > this.found.size) {
+          this.found = found;
+          this.onFound(found);
+        }
+        if ([...seats].every((seat) => found.has(seat))) return;
+      }
+    } catch (err) {
+      if (err.name === "AbortError") return;
+    }
+    if (key !== this.key || tries + 1 >= LIST_TRIES) return;
+    this.timer = setTimeout(() => this.ask(code, round, seats, tries + 1), FIRST_WAIT_MS * 2 ** tries);
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.abort?.abort();
+    this.key = null;
+  }
+}
