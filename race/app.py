@@ -48,6 +48,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         max_game_moves=settings.max_game_moves,
         rooms_per_minute=settings.rooms_per_minute_per_ip,
         host_away_ms=int(settings.host_away_seconds * 1000),
+        record_ttl=int(settings.record_keep_days * 86400),
+        daily_record_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
     )
     hub = Hub(store, clock=service.clock)
     service.on_deadline, service.on_moot = hub.schedule, hub.unschedule

@@ -28,6 +28,9 @@ class Settings:
     web_dir: Path = WEB_DIR
     log_level: str = "INFO"
     daily_keep_days: int = 30
+    #: How long a race's games stay on the record (a daily attempt's: as long as its day's
+    #: leaderboard, ``daily_keep_days``).
+    record_keep_days: float = 30.0
     daily_node_limit: int = 200_000
     daily_warm: bool = True
     ws_compression: str = "deflate"
@@ -59,6 +62,8 @@ class Settings:
                 raise ValueError(f"SHARE_ORIGIN must be an origin such as {example}, got {self.share_origin!r}")
         if self.live_rooms_for_seconds < 0:
             raise ValueError(f"LIVE_ROOMS_FOR_SECONDS must not be negative, got {self.live_rooms_for_seconds:g}")
+        if self.record_keep_days <= 0:
+            raise ValueError(f"RECORD_KEEP_DAYS must be positive, got {self.record_keep_days:g}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
@@ -92,6 +97,7 @@ class Settings:
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
+            record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,

@@ -16,7 +16,7 @@ export async function fetchReplay(id, { signal } = {}) {
     if (err.name === "AbortError") throw err;
     throw new Error("The server could not be reached. Check the connection and try again.");
   }
-  if (response.status === 404) throw new Error("This game is not on the record: games are kept for 30 days.");
+  if (response.status === 404) throw new Error("This game is not on the record (games are kept for a few weeks; it may have expired).");
   if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}). Try again in a moment.`);
   return response.json();
 }

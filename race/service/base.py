@@ -107,10 +107,12 @@ class ServiceBase:
         host_away_ms: int = HOST_AWAY_MS,
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
         record_ttl: int = 30 * 86400,
+        daily_record_ttl: int = 31 * 86400,
     ) -> None:
         self.store = store
-        #: Seconds a game's record is kept (see :func:`race.service.recording.keep_records`).
-        self.record_ttl = record_ttl
+        #: Seconds a race's (and a daily attempt's) games are kept on the record (see
+        #: :func:`race.service.recording.keep_records`).
+        self.record_ttl, self.daily_record_ttl = record_ttl, daily_record_ttl
         self.clock = clock
         self.countdown_ms = countdown_ms
         #: The most moves a game's history may hold: the room stores the whole history (for
@@ -176,7 +178,8 @@ class ServiceBase:
             if ok:
                 log.info("room %s: race over", code)
                 await self._unlist(code)
-                await keep_records(self.store, code, meta, seats, self.record_ttl)
+                ttl = self.daily_record_ttl if meta.kind is Kind.DAILY else self.record_ttl
+                await keep_records(self.store, code, meta, seats, ttl)
                 return True
         raise _conflict()
 

@@ -154,6 +154,13 @@ def test_timings_the_page_waits_on_are_settings() -> None:
         Settings.from_env({"LIVE_POLL_SECONDS": "0"})
 
 
+def test_how_long_games_stay_on_the_record_is_a_setting() -> None:
+    assert Settings.from_env({}).record_keep_days == 30
+    assert Settings.from_env({"RECORD_KEEP_DAYS": "0.5"}).record_keep_days == 0.5
+    with pytest.raises(ValueError, match="RECORD_KEEP_DAYS must be positive"):
+        Settings.from_env({"RECORD_KEEP_DAYS": "0"})
+
+
 async def test_the_server_tells_pages_the_timings_it_decides() -> None:
     server = Server("", HOST_AWAY_SECONDS="2", LIVE_POLL_SECONDS="0.5", ROOM_POLL_SECONDS="0.25")
     try:

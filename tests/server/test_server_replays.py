@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from redis.asyncio import Redis
 
 from race.engine import Game
 from race.record import check, decode
@@ -21,7 +22,9 @@ from tests.support.web import winning_line
 def served(request: pytest.FixtureRequest) -> Iterator[tuple[Server, str]]:
     """A server, and the URL of its store."""
     url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
-    s = Server(url, COUNTDOWN_SECONDS="0.3", RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000")
+    s = Server(
+        url, COUNTDOWN_SECONDS="0.3", RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000", RECORD_KEEP_DAYS="2"
+    )
     yield s, url
     s.stop()
 
@@ -99,5 +102,11 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
             assert data is not None and check(decode(data)).is_won
         finally:
             await store.close()
+        # Kept as long as RECORD_KEEP_DAYS says.
+        redis = Redis.from_url(store_url)
+        try:
+            assert 86400 < await redis.ttl(f"record:{by_name['Ann']['id']}") <= 2 * 86400
+        finally:
+            await redis.aclose()
     for c in (ann, bob):
         await c.close()
