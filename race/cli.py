@@ -16,6 +16,7 @@ COMMANDS = [
     "race.commands.bench_engine",
     "race.commands.serve",
     "race.commands.bench",
+    "race.commands.bench_records",
     "race.commands.solve",
     "race.commands.winnability",
 ]
