@@ -85,12 +85,20 @@ def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
     page.get_by_test_id("podium-close").click()
 
-    # Each player's row links their game, and the whole race is offered.
+    # Under the ranking: each player's game, and the whole race.
     links = page.get_by_test_id("replay-link")
     expect(links).to_have_count(2)
     expect(page.get_by_test_id("race-replay")).to_be_visible()
     race_href = page.get_by_test_id("race-replay").get_attribute("href")
-    page.locator("[data-testid=ranking-row][data-seat=s1] [data-testid=replay-link]").click()
+    watcher = browsing.open("watcher", f"/watch/{code}")  # a spectator is offered them too
+    expect(watcher.page.get_by_test_id("replay-link")).to_have_count(2)
+    expect(watcher.page.get_by_test_id("race-replay")).to_have_attribute("href", race_href or "")
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "race-over-laptop.png"))
+    expect(page.locator("[data-testid=replay-link][data-seat=s1]")).to_have_text("▶ Your game")
+    expect(page.locator("[data-testid=replay-link][data-seat=s2]")).to_have_text("▶ Bob")
+    page.locator("[data-testid=replay-link][data-seat=s1]").click()
     expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{12}$"))
     replay = page.get_by_test_id("replay")
     at_step(page, 0)
@@ -123,8 +131,6 @@ def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
     expect(replay).to_have_attribute("data-playing", "false", timeout=60_000)
     at_step(page, len(acts))
     assert shown(page) == engine_board(acts)
-    folder = OUTPUT / browsing.test_name
-    folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "replay-laptop.png"), full_page=True)
 
     # The whole race on one timeline: at the end Bob's game is won, on the engine's board.

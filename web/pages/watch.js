@@ -11,7 +11,8 @@ import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
 import { podium } from "../model/moments.js";
 import { podiumView } from "../views/moments.js";
-import { progressList, rankingTable, watchingLine } from "../views/ranking.js";
+import { ReplayLinks } from "../replays.js";
+import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
 
 export function watchView(root, { code }) {
   return new WatchView(root, code);
@@ -22,6 +23,12 @@ class WatchView {
     this.code = code;
     this.boards = new Map(); // seat -> {board, title, el}
     this.store = createStore(reduce, initial(code));
+    // At race over, each player's game on the record (seat -> id), once the server kept it.
+    this.replays = new Map();
+    this.replayLinks = new ReplayLinks((found) => {
+      this.replays = found;
+      this.render(this.store.get(), this.store.get());
+    });
     root.dataset.view = "watch";
     document.title = `Watching ${code} · Crescent Race`;
     this.head = h("div", { class: "room-head" });
@@ -54,6 +61,7 @@ class WatchView {
 
   destroy() {
     clearInterval(this.ticker);
+    this.replayLinks.stop();
     this.link.close();
   }
 
@@ -92,7 +100,10 @@ class WatchView {
     const was = new Map((before.room?.players || []).map((p) => [p.seat, p]));
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
     const parts = [h("h2", {}, "Players"), progressList(s.room.players, { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
-    if (phase(s) === "over") parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking));
+    if (phase(s) === "over") {
+      this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
+      parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
+    }
     fill(this.side, parts);
     this.renderPodium(s, before);
   }

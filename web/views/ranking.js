@@ -47,16 +47,9 @@ export function progressList(players, { me = null, host = null, presence = null 
   return h("ol", { class: "progress-list", "data-testid": "progress-list" }, players.map(row));
 }
 
-/** The ranking table: place, name, finish time (or cards home), moves; with ``replays``
- * (seat -> record id), a link to each game's replay once the server has kept it. */
-export function rankingTable(ranking, { me = null, replays = null } = {}) {
-  const withReplays = !!replays?.size;
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), withReplays ? h("th", {}, h("span", { class: "sr-only" }, "Replay")) : null);
-  const replay = (r) => {
-    const id = replays.get(r.seat);
-    const label = h("span", { class: "sr-only" }, ` ${r.name}'s game`);
-    return h("td", {}, id ? h("a", { href: replayPath([id]), class: "replay-link", "data-testid": "replay-link" }, "Watch", label) : null);
-  };
+/** The ranking table: place, name, finish time (or cards home), moves. */
+export function rankingTable(ranking, { me = null } = {}) {
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
   const row = (r) =>
     h(
       "tr",
@@ -65,7 +58,20 @@ export function rankingTable(ranking, { me = null, replays = null } = {}) {
       h("td", { class: "name" }, r.name, r.seat === me ? h("span", { class: "tag" }, "you") : null),
       h("td", { "data-testid": "result" }, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""]),
       h("td", {}, String(r.moves)),
-      withReplays ? replay(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
+}
+
+/** Under the ranking, once the server has kept them (``replays``: seat -> record id): each
+ * player's game to watch again, in ranking order, and the whole race on one timeline. */
+export function replayLinks(ranking, replays, { me = null } = {}) {
+  if (!replays?.size) return null;
+  const links = ranking
+    .filter((r) => replays.has(r.seat))
+    .map((r) => {
+      const label = r.seat === me ? "Your game" : h("span", { class: "name", dir: "auto" }, r.name);
+      return h("li", {}, h("a", { href: replayPath([replays.get(r.seat)]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label));
+    });
+  const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, "Watch the race again") : null;
+  return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, "Replays"), h("ul", {}, links), all);
 }

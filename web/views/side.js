@@ -1,10 +1,9 @@
 // The race's side panel, and the rivals' line above the board (for phones).
 
 import { fill, h, refill } from "../dom.js";
-import { replayPath } from "../model/replay.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
-import { progressList, rankingTable, watchingLine } from "./ranking.js";
+import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 
 /** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
  * ``replays``: the round's games on the record, seat -> id. */
@@ -12,8 +11,7 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   const room = s.room;
   const parts = [h("h2", {}, "Race"), progressList(room.players, { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, replays }));
-    if (replays.size > 1) parts.push(h("p", {}, h("a", { href: replayPath(replays.values()), class: "button", "data-testid": "race-replay" }, "Watch the race again")));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
     parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
