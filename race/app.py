@@ -28,11 +28,9 @@ from race.connection import Connection, SeatBuckets, watch_for_stalls
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
-from race.record import decode as decode_record
-from race.replays import replay_result, replay_view
+from race.record_api import record_routes
 from race.rooms import normalise_code
 from race.service import RaceService
-from race.service.recording import room_listing
 from race.settings import Settings
 from race.store import Store, StoreUnavailable, open_store
 
@@ -153,38 +151,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         info["poll_ms"] = int(settings.room_poll_seconds * 1000)
         return JSONResponse(info, headers={"Cache-Control": "no-store"})
 
-    async def replay(request: Request) -> Response:
-        """One game on the record, as the replay page draws it."""
-        rid = request.path_params["rid"]
-        if not _RECORD_ID.fullmatch(rid):
-            return JSONResponse({"error": "a replay id is 12 letters, digits, - or _"}, status_code=400)
-        try:
-            data = await store.record_get(rid)
-        except StoreUnavailable:
-            return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
-        if data is None:
-            return JSONResponse({"error": "There is no such replay (it may have expired)."}, status_code=404)
-        return JSONResponse(replay_view(decode_record(data)), headers={"Cache-Control": "public, max-age=3600"})
-
-    async def room_replays(request: Request) -> Response:
-        """The games on the record of a room's rounds, newest first."""
-        code = request.path_params["code"]
-        if not _ROOM_CODE.fullmatch(code):
-            return JSONResponse({"error": "a room code is letters and digits"}, status_code=400)
-        try:
-            ids = await store.record_list(room_listing(normalise_code(code)), 0, 100)
-            found = [(rid, await store.record_get(rid)) for rid in ids]
-        except StoreUnavailable:
-            return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
-        games = []
-        for rid, data in found:
-            if data is not None:
-                rec = decode_record(data)
-                games.append(
-                    {"id": rid, "name": rec.name, "seat": rec.seat, "round": rec.round, "result": replay_result(rec)}
-                )
-        return JSONResponse({"room": normalise_code(code), "replays": games}, headers={"Cache-Control": "no-store"})
-
     async def leaderboard(request: Request) -> Response:
         """Public top N of a day: ?difficulty=hard&date=2026-11-29&top=20 (all optional)."""
         raw: dict[str, object] = {"type": "leaderboard", **request.query_params}
@@ -225,8 +191,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/rooms", rooms),
         Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/rooms/{code}", room),
-        Route("/api/rooms/{code}/replays", room_replays),
-        Route("/api/replays/{rid}", replay),
+        *record_routes(store, daily.today),
         Route("/api/daily", leaderboard),
         Route("/api/{rest:path}", _api_unknown),  # never the client's files: see _api_unknown
     ]
@@ -273,6 +238,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             Route("/daily", previewed),
             Route("/how", page),
             Route("/replay/{ids}", page),
+            Route("/replay/room/{code}", page),  # a room's newest game (a daily leaderboard links them)
         ]
         routes.append(Mount("/", files))
 
@@ -284,7 +250,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
 _REVALIDATE = {"Cache-Control": "no-cache"}
 _ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
-_RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
 _REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 

@@ -60,6 +60,8 @@ function route(handoff = null) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if ((m = replayIds(path))) {
     current = replayView(root, { ids: m });
+  } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
+    current = replayView(root, { room: m[1].toUpperCase() });
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {

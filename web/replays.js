@@ -17,6 +17,7 @@ export async function fetchReplay(id, { signal } = {}) {
     throw new Error("The server could not be reached. Check the connection and try again.");
   }
   if (response.status === 404) throw new Error("This game is not on the record (games are kept for a few weeks; it may have expired).");
+  if (response.status === 403) throw new Error((await response.json()).error);
   if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}). Try again in a moment.`);
   return response.json();
 }

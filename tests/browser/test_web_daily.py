@@ -438,6 +438,17 @@ def test_an_attempt_won_after_midnight_utc_is_of_its_own_day(late_night: InProce
     assert [(e["name"], e["moves"], e["room"]) for e in board["entries"]] == [("Val", len(line), code)]
     expect(page.get_by_test_id("today-board").get_by_test_id("board-empty")).to_be_visible()
 
+    # That day is over: its board links each time to its game, which replays to the win.
+    link = page.get_by_test_id("yesterday-board").get_by_test_id("result-replay")
+    expect(link).to_have_attribute("href", f"/replay/room/{code}")
+    expect(page.get_by_test_id("today-board").get_by_test_id("result-replay")).to_have_count(0)
+    link.click()
+    expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{12}$"))
+    expect(page.get_by_test_id("replay-game")).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("replay-game")).to_have_attribute("data-won", "true")
+    expect(page.get_by_test_id("replay-count")).to_contain_text(f"move {len(line)} of {len(line)}")
+
 
 class Forgetful:
     """A server on the embedded store: restarted, on its port, it knows no room and no player

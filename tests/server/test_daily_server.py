@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
 import urllib.request
 
+import pytest
 import redis.asyncio as aioredis
 
 from race.daily import choose_deal
@@ -54,6 +56,18 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
             public = json.loads(r.read())
         assert public["entries"][0]["name"] == "Ann" and public["me"] is None
         assert joined["token"] not in json.dumps([public, update, seen, watching])
+
+        # The game is on the record, but no one may watch it while its day lasts: it shows the line.
+        with urllib.request.urlopen(f"{a.url}/api/rooms/{code}/replays", timeout=10) as r:
+            assert json.loads(r.read())["replays"] == []
+        store = aioredis.from_url(redis_url, decode_responses=True)
+        try:
+            (rid,) = [str(i) for i in await store.lrange(f"records:{{room:{code}}}", 0, -1)]
+        finally:
+            await store.aclose()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{b.url}/api/replays/{rid}", timeout=10)
+        assert refused.value.code == 403 and "once its day is over" in json.loads(refused.value.read())["error"]
     finally:
         a.stop()
         b.stop()

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from race.record import Record, Result, gaps_of, replay
+from race.record_api import secret_until_day_over
 from race.replays import replay_view
 from race.rooms import board
 from tests.support.winning_lines import winning_line
@@ -66,3 +67,22 @@ def test_a_step_carries_only_what_changed() -> None:
     size = len(msgspec.json.encode(view["steps"]))
     every_board = len(msgspec.json.encode(view["board"])) * len(line)  # were each step a whole board
     assert size < every_board / 3, (size, every_board)
+
+
+def test_a_daily_game_is_secret_until_its_day_is_over() -> None:
+    daily = Record(
+        id="x",
+        deal="daily:2026-12-03:easy:1",
+        difficulty="easy",
+        name="Ann",
+        started=0,
+        acts=(),
+        gaps=(),
+        result=Result(home=8, moves=0),
+        kind="daily",
+        daily_date="2026-12-03",
+    )
+    assert secret_until_day_over(daily, "2026-12-03")
+    assert not secret_until_day_over(daily, "2026-12-04")
+    race = msgspec.structs.replace(daily, kind="race", daily_date=None)
+    assert not secret_until_day_over(race, "2026-12-03")

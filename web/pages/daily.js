@@ -201,7 +201,7 @@ class DailyPage {
     const level = this.difficulty;
     const me = this.player;
     drawBoard(this.todayEl, this.todayTitle, this.boards.today, { label: `Today · ${level}`, empty: "No finishes yet today. Be the first!", me });
-    drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: `Yesterday · ${level}`, empty: "Nobody finished yesterday’s deal.", me });
+    drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: `Yesterday · ${level}`, empty: "Nobody finished yesterday’s deal.", me, replays: true });
   }
 
   renderStanding() {

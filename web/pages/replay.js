@@ -14,13 +14,27 @@ import { fetchReplay } from "../replays.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
 
-export function replayView(root, { ids }) {
-  return new ReplayView(root, ids);
+/** The ids of the games of room ``code``'s newest round on the record. */
+async function newestRound(code, signal) {
+  const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal });
+  if (!response.ok) throw new Error(`The room's games could not be loaded (${response.status}). Try again in a moment.`);
+  const listing = await response.json();
+  const round = Math.max(0, ...listing.replays.map((g) => g.round));
+  const ids = [...roundReplays(listing, round).values()];
+  if (!ids.length) throw new Error(`No game of room ${code} is on the record yet. A daily challenge game can be watched once its day is over.`);
+  return ids;
+}
+
+/** ``ids``: the games to play; or ``room``: the games of that room's newest round (a daily
+ * leaderboard links an attempt's room). */
+export function replayView(root, { ids = null, room = null }) {
+  return new ReplayView(root, ids, room);
 }
 
 class ReplayView {
-  constructor(root, ids) {
+  constructor(root, ids, room) {
     this.ids = ids;
+    this.room = room;
     this.alive = true;
     this.frame = null;
     this.abort = new AbortController();
@@ -42,6 +56,10 @@ class ReplayView {
   async load() {
     let views;
     try {
+      if (this.room) {
+        this.ids = await newestRound(this.room, this.abort.signal);
+        if (this.alive) history.replaceState(history.state, "", replayPath(this.ids));
+      }
       views = await Promise.all(this.ids.map((id) => fetchReplay(id, { signal: this.abort.signal })));
     } catch (err) {
       if (this.alive && err.name !== "AbortError") this.fail(err.message);

@@ -71,8 +71,9 @@ export function intro(note = null) {
   );
 }
 
-/** A `leaderboard` (null: loading) in ``el``; ``me``: this player's id. */
-export function drawBoard(el, title, board, { label, empty, me }) {
+/** A `leaderboard` (null: loading) in ``el``; ``me``: this player's id; ``replays``: each
+ * time links to its game's replay (a day that is over: today's games stay unseen). */
+export function drawBoard(el, title, board, { label, empty, me, replays = false }) {
   title.textContent = label;
   if (!board) {
     el.dataset.state = "loading";
@@ -86,8 +87,9 @@ export function drawBoard(el, title, board, { label, empty, me }) {
     fill(el, h("p", { class: "muted", "data-testid": "board-empty" }, empty));
     return;
   }
-  const rows = board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104 }));
-  fill(el, rankingTable(rows, { me }));
+  const rows = board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room }));
+  const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
+  fill(el, rankingTable(rows, { me, resultHref }));
 }
 
 /** The streak and my rank today (``mine``: my entry). */

@@ -47,8 +47,13 @@ export function progressList(players, { me = null, host = null, presence = null 
   return h("ol", { class: "progress-list", "data-testid": "progress-list" }, players.map(row));
 }
 
-/** The ranking table: place, name, finish time (or cards home), moves. */
-export function rankingTable(ranking, { me = null } = {}) {
+/** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
+ * where a row's result links to (its replay), or null. */
+export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
+  const linked = (r, content) => {
+    const href = resultHref?.(r);
+    return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
+  };
   const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
   const row = (r) =>
     h(
@@ -56,7 +61,7 @@ export function rankingTable(ranking, { me = null } = {}) {
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.seat === me ? h("span", { class: "tag" }, "you") : null),
-      h("td", { "data-testid": "result" }, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""]),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? " (resigned)" : ""])),
       h("td", {}, String(r.moves)),
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
