@@ -26,6 +26,7 @@ import msgspec
 from race import protocol as p
 from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
+from race.record import utc_date
 from race.rooms import Kind, Meta, Seat, Status, token_key
 from race.service import RaceService, Session
 from race.store import DailyStore, StoreUnavailable
@@ -119,10 +120,6 @@ def choose_deal(date: str, difficulty: str, node_limit: int) -> tuple[str, list[
         if solution.status == "won":
             return seed, list(solution.moves)
     raise RuntimeError(f"no winnable daily deal for {date} {difficulty} in {CANDIDATES} candidates")
-
-
-def utc_date(ms: int) -> str:
-    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).date().isoformat()
 
 
 def day_before(date: str) -> str:

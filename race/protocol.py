@@ -28,8 +28,13 @@ Difficulty = Literal["easy", "medium", "hard"]
 # (\Z, not $: "$" also matches before a last newline.)
 SEAT_ID = r"^s[1-9][0-9]{0,5}\Z"
 ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
+RECORD_ID = r"^[A-Za-z0-9_-]{12}\Z"
 #: What a pattern asks for, in words, for the error message.
-_PATTERN_WORDS = {SEAT_ID: "a seat such as s2", ISO_DATE: "a date written YYYY-MM-DD"}
+_PATTERN_WORDS = {
+    SEAT_ID: "a seat such as s2",
+    ISO_DATE: "a date written YYYY-MM-DD",
+    RECORD_ID: "a replay id (12 letters, digits, - or _)",
+}
 RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Name = str  # checked by clean_name (bad_name); the message's size bounds it
@@ -38,6 +43,8 @@ Version = Annotated[int, msgspec.Meta(ge=0)]
 ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
+RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
+Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.ghosts.MAX_GHOSTS
 
 
 class ProtocolError(Exception):
@@ -56,13 +63,15 @@ class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=
 
 
 class Create(_Msg, tag="create", frozen=True):
-    """Create a room and take its first seat as the host."""
+    """Create a room and take its first seat as the host; ``ghosts``: games on the record to
+    race again (their deal and difficulty are the room's)."""
 
     name: Name
     difficulty: Difficulty = "medium"
     deal: DealNumber | None = None
     time_limit: TimeLimit | None = None
     listed: bool = True
+    ghosts: Ghosts = msgspec.field(default_factory=list)
 
 
 class Join(_Msg, tag="join", frozen=True):

@@ -18,6 +18,7 @@ race.record.RecordError: action 1 (p0>p1): illegal move p0>p1: 9D does not fit o
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -96,6 +97,17 @@ def decode(data: bytes | str) -> Record:
         return _DECODER.decode(data)
     except msgspec.DecodeError as exc:
         raise RecordError(f"not a game record: {exc}") from None
+
+
+def utc_date(ms: int) -> str:
+    """The UTC date (YYYY-MM-DD) of server time ``ms``: the daily challenge's day."""
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).date().isoformat()
+
+
+def kept_back(record: Record, today: str) -> bool:
+    """Whether ``record`` is a daily challenge game of a day not over yet (``today``: the
+    UTC date): such a game shows its deal's line, so no one may watch or race it."""
+    return record.kind == "daily" and (record.daily_date or today) >= today
 
 
 def new_id() -> str:

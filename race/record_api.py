@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from race.record import Record
+from race.record import Record, kept_back
 from race.record import decode as decode_record
 from race.replays import replay_result, replay_view
 from race.rooms import normalise_code
@@ -25,11 +25,6 @@ RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}
-
-
-def secret_until_day_over(record: Record, today: str) -> bool:
-    """Whether ``record`` is a daily game of a day not over yet (``today``: the UTC date)."""
-    return record.kind == "daily" and (record.daily_date or today) >= today
 
 
 def listed(rid: str, record: Record) -> dict[str, Any]:
@@ -52,7 +47,7 @@ def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
         if data is None:
             return JSONResponse({"error": "There is no such replay (it may have expired)."}, status_code=404)
         record = decode_record(data)
-        if secret_until_day_over(record, today()):
+        if kept_back(record, today()):
             error = "A daily challenge game can be watched once its day is over (midnight UTC)."
             return JSONResponse({"error": error}, status_code=403, headers={"Cache-Control": "no-store"})
         return JSONResponse(replay_view(record), headers={"Cache-Control": "public, max-age=3600"})
@@ -75,7 +70,7 @@ def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
         now = today()
         games = []
         for rid, data in found:
-            if data is not None and not secret_until_day_over(record := decode_record(data), now):
+            if data is not None and not kept_back(record := decode_record(data), now):
                 games.append(listed(rid, record))
         return JSONResponse({**head, "replays": games}, headers={"Cache-Control": "no-store"})
 

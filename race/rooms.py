@@ -266,31 +266,33 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
     }
 
 
-def ranking(seats: list[tuple[Seat, Game]]) -> list[dict[str, Any]]:
+def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Finishers by time (then fewer moves); then everyone else by cards on the foundations
     (more is better; then fewer moves). Players equal on all of that share a place (1, 2, 2,
-    4), listed in seat order."""
-    order = {s.seat: i for i, (s, _) in enumerate(seats)}
+    4), listed in seat order. ``ghosts``: past games raced again, as
+    :func:`race.ghosts.ghost_results` gives them, ranked among the players (after them
+    when equal)."""
+    rows: list[dict[str, Any]] = [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "finished_ms": s.finished_ms,
+            "cards": g.cards_on_foundations,
+            "moves": s.moves,
+            "resigned": s.resigned,
+        }
+        for s, g in seats
+    ]
+    rows += ghosts
 
-    def result(item: tuple[Seat, Game]) -> tuple[int, int, int]:
-        s, g = item
-        if s.finished_ms is not None:
-            return (0, s.finished_ms, s.moves)
-        return (1, -g.cards_on_foundations, s.moves)
+    def result(row: dict[str, Any]) -> tuple[int, int, int]:
+        if row["finished_ms"] is not None:
+            return (0, row["finished_ms"], row["moves"])
+        return (1, -row["cards"], row["moves"])
 
-    ranked = sorted(seats, key=lambda item: (result(item), order[item[0].seat]))
+    ranked = sorted(enumerate(rows), key=lambda item: (result(item[1]), item[0]))
     out: list[dict[str, Any]] = []
-    for i, (s, g) in enumerate(ranked):
-        tied = i and result(ranked[i - 1]) == result((s, g))
-        out.append(
-            {
-                "place": out[-1]["place"] if tied else i + 1,
-                "seat": s.seat,
-                "name": s.name,
-                "finished_ms": s.finished_ms,
-                "cards": g.cards_on_foundations,
-                "moves": s.moves,
-                "resigned": s.resigned,
-            }
-        )
+    for i, (_, row) in enumerate(ranked):
+        tied = i and result(ranked[i - 1][1]) == result(row)
+        out.append({"place": out[-1]["place"] if tied else i + 1, **row})
     return out

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms import Meta, Seat, board, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
 
@@ -64,7 +65,8 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
         player = player_view(seat, game, docs[seat_key(seat.seat)].version)
         player["ready"] = seat.seat in meta.ready
         players.append(player)
-    return {
+    ghosts = GHOSTS.decode(docs["ghosts"].data) if "ghosts" in docs else []
+    view = {
         "code": meta.code,
         "kind": meta.kind,
         "difficulty": meta.difficulty,
@@ -78,8 +80,11 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
         "ended_at": meta.ended_at,
         "server_time": now,
         "players": players,
-        "ranking": ranking(seats),
+        "ranking": ranking(seats, ghost_results(ghosts)),
     }
+    if ghosts:  # (only then: a room without ghosts reads as it always has)
+        view["ghosts"] = [ghost_view(g) for g in ghosts]
+    return view
 
 
 def presence_view(

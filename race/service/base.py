@@ -318,8 +318,8 @@ class ServiceBase:
         reset: Callable[[Meta, Seat], None] | None = None,
     ) -> Meta:
         """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
-        seat) and commit, publishing the snapshot at that same instant; retried on concurrent
-        changes."""
+        seat, for a new round: a new deal has no ghosts) and commit, publishing the snapshot
+        at that same instant; retried on concurrent changes."""
         assert session.room is not None
         code = session.room
         for _ in range(RETRIES):
@@ -341,6 +341,9 @@ class ServiceBase:
                     write[key] = _dump(seat)
                     expect[key] = docs[key].version
                     after[key] = Doc(docs[key].version + 1, write[key])
+                if "ghosts" in docs:
+                    write["ghosts"], expect["ghosts"] = "", docs["ghosts"].version
+                    del after["ghosts"]
             ok = await self.store.commit(
                 code,
                 expect=expect,

@@ -9,7 +9,10 @@ import msgspec
 
 from race import protocol as p
 from race.engine import Game
+from race.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
 from race.protocol import ProtocolError
+from race.record import decode as decode_record
+from race.record import kept_back, utc_date
 from race.rooms import (
     MAX_PLAYERS,
     Kind,
@@ -39,14 +42,19 @@ class LobbyActions(ServiceBase):
         self._not_seated(session)
         name = p.clean_name(msg.name)
         await self.admit_new_room(session)
-        deal = msg.deal if msg.deal is not None else random_deal()
+        deal: int | str = msg.deal if msg.deal is not None else random_deal()
+        difficulty: str = msg.difficulty
+        extra: dict[str, str] = {}
+        if msg.ghosts:  # past games raced again: their deal and difficulty are the room's
+            deal, difficulty, ghosts = await self._ghosts(msg)
+            extra["ghosts"] = encode_ghosts(ghosts)
         now = self.clock()
         token = new_token()
 
         def meta_for(code: str) -> Meta:
             return Meta(
                 code=code,
-                difficulty=msg.difficulty,
+                difficulty=difficulty,
                 deal=deal,
                 host="s1",
                 created=now,
@@ -55,21 +63,47 @@ class LobbyActions(ServiceBase):
                 seats=["s1"],
             )
 
-        meta, docs = await self.open_room(session, meta_for, name, token)
-        log.info("room %s created (%s, deal %s)", meta.code, msg.difficulty, deal)
+        meta, docs = await self.open_room(session, meta_for, name, token, extra)
+        log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
         return [self.joined(docs, "s1", token)]
 
+    async def _ghosts(self, msg: p.Create) -> tuple[int | str, str, list[Ghost]]:
+        """The games ``msg`` names, as ghosts, with their deal and difficulty."""
+        records = []
+        today = utc_date(self.clock())
+        for rid in dict.fromkeys(msg.ghosts):
+            data = await self.store.record_get(rid)
+            if data is None:
+                raise ProtocolError("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
+            record = decode_record(data)
+            if kept_back(record, today):
+                raise ProtocolError("kept_back", "a daily challenge game can be raced once its day is over")
+            records.append(record)
+        try:
+            deal, difficulty, ghosts = ghosts_of(records)
+        except GhostError as exc:
+            raise ProtocolError("bad_ghosts", str(exc)) from None
+        if msg.deal is not None and msg.deal != deal:
+            raise ProtocolError("bad_ghosts", "a ghost race is on its ghosts' deal: leave the deal out")
+        return deal, difficulty, ghosts
+
     async def open_room(
-        self, session: Session, meta_for: Callable[[str], Meta], name: str, token: str
+        self,
+        session: Session,
+        meta_for: Callable[[str], Meta],
+        name: str,
+        token: str,
+        extra: dict[str, str] | None = None,
     ) -> tuple[Meta, dict[str, Doc]]:
         """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
-        found by ``token``; seat ``session`` there, and list the room. Returns its meta and
-        the documents just written: once the room is committed nothing may fail, or the
-        client would be seated without ever getting its token."""
+        found by ``token``, with the documents ``extra`` (its ghosts); seat ``session``
+        there, and list the room. Returns its meta and the documents just written: once the
+        room is committed nothing may fail, or the client would be seated without ever
+        getting its token."""
         for _ in range(RETRIES):
             meta = meta_for(new_code())
             seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
-            write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1"}
+            write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1", **(extra or {})}
             if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
                 break
         else:

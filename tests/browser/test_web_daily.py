@@ -27,8 +27,9 @@ from playwright.sync_api import Page, Request, Route, WebSocketRoute, expect
 from websockets.sync.client import ClientConnection, connect
 
 from race.app import create_app
-from race.daily import choose_deal, day_before, utc_date
+from race.daily import choose_deal, day_before
 from race.engine import Game
+from race.record import utc_date
 from race.service import now_ms
 from race.settings import Settings
 from tests.support.processes import TIMEOUT, RedisServer, Server

@@ -8,8 +8,7 @@ from typing import Any
 
 import msgspec
 
-from race.record import Record, Result, gaps_of, replay
-from race.record_api import secret_until_day_over
+from race.record import Record, Result, gaps_of, kept_back, replay
 from race.replays import replay_view
 from race.rooms import board
 from tests.support.winning_lines import winning_line
@@ -82,7 +81,7 @@ def test_a_daily_game_is_secret_until_its_day_is_over() -> None:
         kind="daily",
         daily_date="2026-12-03",
     )
-    assert secret_until_day_over(daily, "2026-12-03")
-    assert not secret_until_day_over(daily, "2026-12-04")
+    assert kept_back(daily, "2026-12-03")
+    assert not kept_back(daily, "2026-12-04")
     race = msgspec.structs.replace(daily, kind="race", daily_date=None)
-    assert not secret_until_day_over(race, "2026-12-03")
+    assert not kept_back(race, "2026-12-03")
