@@ -59,9 +59,9 @@ function route(handoff = null) {
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if ((m = replayIds(path))) {
-    current = replayView(root, { ids: m });
+    current = replayView(root, { ids: m, navigate });
   } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
-    current = replayView(root, { room: m[1].toUpperCase() });
+    current = replayView(root, { room: m[1].toUpperCase(), navigate });
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {

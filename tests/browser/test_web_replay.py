@@ -17,8 +17,9 @@ from playwright.sync_api import Page, expect
 from race.engine import Game
 from race.rooms import board
 from tests.browser.test_web_moments import bob_wins
-from tests.support.processes import Server
+from tests.support.processes import Client, Server
 from tests.support.web import BOARD_JS, OUTPUT, Browsing
+from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -162,3 +163,56 @@ def test_a_game_not_on_the_record_says_so(browsing: Browsing, server: Server) ->
     tab.errors[:] = [e for e in tab.errors if "status of 404" not in e]  # the page's own fetch, answered
     assert httpx.get(f"{server.url}/replay/not-an-id").status_code == 404
     assert httpx.get(f"{server.url}/replay/AAAAAAAAAAAA,BBBBBBBBBBBB").status_code == 200
+
+
+async def ann_wins(ws_url: str) -> str:
+    """Ann wins deal 8 alone over a websocket; the room's code."""
+    client = await Client.connect(ws_url)
+    try:
+        created = await client.request(
+            {"type": "create", "name": "Ann", "difficulty": DIFFICULTY, "deal": DEAL}, "joined"
+        )
+        await client.send({"type": "start"})
+        await client.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+        state = created["state"]
+        for move in winning_line(DEAL, DIFFICULTY):
+            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
+        assert state["won"], state
+        code: str = created["room"]["code"]
+        return code
+    finally:
+        await client.close()
+
+
+def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing: Browsing, server: Server) -> None:
+    with ThreadPoolExecutor(1) as pool:  # (the page's driver holds this thread's event loop)
+        code = pool.submit(asyncio.run, ann_wins(server.ws_url)).result(timeout=60)
+    (game,) = httpx.get(f"{server.url}/api/rooms/{code}/replays").json()["replays"]
+    tab = browsing.open("cat", f"/replay/{game['id']}", still=True)
+    page = tab.page
+    page.get_by_test_id("ghost-name").fill("Cat")
+    page.get_by_test_id("race-ghost").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    ghost = page.get_by_test_id("race-side").get_by_test_id("progress-g1")
+    expect(ghost).to_contain_text("Ann")
+    expect(ghost).to_contain_text("ghost")
+    state = tab.settled()
+    assert page.get_by_test_id("room").get_attribute("data-code") != code
+    # The clock starts at the first move; from then the ghost plays as it did, to its finish.
+    tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
+    expect(ghost).to_have_attribute("data-status", "finished")
+    expect(ghost).to_have_attribute("data-cards", "104")
+    finished = game["result"]["finished_ms"]
+    expect(ghost.get_by_test_id("status")).to_have_text(f"finished 0:{finished // 1000:02d}.{finished % 1000 // 100}")
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "ghost-race-laptop.png"))
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    rows = page.get_by_test_id("race-side").get_by_test_id("ranking-row")
+    expect(rows.first).to_contain_text("Ann")
+    expect(rows.first).to_contain_text("ghost")
+    expect(page.locator("[data-testid=replay-link][data-seat=g1]")).to_have_attribute("href", f"/replay/{game['id']}")

@@ -7,9 +7,10 @@
 // to the start and the end.
 
 import { BoardView } from "../board/board.js";
-import { fill, h } from "../dom.js";
+import { fill, h, NAME_KEY, nameInput, store, toast, tokenKey } from "../dom.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, formatMs, TOTAL } from "../model/words.js";
+import { Link } from "../net.js";
 import { fetchReplay } from "../replays.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
@@ -27,14 +28,16 @@ async function newestRound(code, signal) {
 
 /** ``ids``: the games to play; or ``room``: the games of that room's newest round (a daily
  * leaderboard links an attempt's room). */
-export function replayView(root, { ids = null, room = null }) {
-  return new ReplayView(root, ids, room);
+export function replayView(root, { ids = null, room = null, navigate }) {
+  return new ReplayView(root, ids, room, navigate);
 }
 
 class ReplayView {
-  constructor(root, ids, room) {
+  constructor(root, ids, room, navigate) {
     this.ids = ids;
     this.room = room;
+    this.navigate = navigate;
+    this.link = null; // the connection creating a ghost race
     this.alive = true;
     this.frame = null;
     this.abort = new AbortController();
@@ -48,6 +51,7 @@ class ReplayView {
 
   destroy() {
     this.alive = false;
+    this.link?.close();
     this.abort.abort();
     cancelAnimationFrame(this.frame);
     document.removeEventListener("keydown", this.keys);
@@ -94,7 +98,7 @@ class ReplayView {
     this.countEl = h("span", { class: "replay-count", "data-testid": "replay-count" });
     const grid = h("div", { class: many ? "watch-grid replay-grid" : "replay-one" }, this.games.map((g) => g.el));
     this.page.removeAttribute("aria-busy");
-    fill(this.page, head, this.controls(), h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.links(first, many));
+    fill(this.page, head, this.controls(), h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
     document.addEventListener("keydown", this.keys);
     this.render();
     if (!many && first.room) this.offerRace(first);
@@ -135,6 +139,41 @@ class ReplayView {
     const track = h("div", { class: "replay-track" }, this.scrub, h("div", { class: "replay-marks", "aria-hidden": "true" }, marks));
     const speeds = h("div", { class: "replay-speeds", role: "group", "aria-label": "Speed" }, this.speedEls);
     return h("div", { class: "replay-controls", role: "group", "aria-label": "Playback", "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
+  }
+
+  /** "Race this ghost": a solo race on this deal, the games shown running beside it. */
+  ghostForm(many) {
+    const name = nameInput({ id: "ghost-name", name: "name", placeholder: "Your nickname", value: store.get(NAME_KEY) || "", "data-testid": "ghost-name" });
+    this.raceButton = h("button", { type: "submit", class: "primary small", "data-testid": "race-ghost" }, many ? "Race these ghosts" : "Race this ghost");
+    const submit = (e) => {
+      e.preventDefault();
+      const text = name.value.trim();
+      if (!text) return name.focus();
+      store.set(NAME_KEY, text);
+      this.raceGhosts(text);
+    };
+    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, "Nickname"), name, this.raceButton);
+  }
+
+  raceGhosts(name) {
+    this.raceButton.disabled = true;
+    this.link?.close();
+    const link = (this.link = new Link({
+      onOpen: () => link.send({ type: "create", name, ghosts: this.ids }),
+      onMessage: (m) => {
+        if (m.type === "joined") {
+          store.set(tokenKey(m.room.code), m.token);
+          this.link = null;
+          this.navigate(`/r/${m.room.code}`, { link, joined: m });
+        } else if (m.type === "error") {
+          toast(m.message, "error");
+          this.raceButton.disabled = false;
+          link.close();
+          this.link = null;
+        }
+      },
+    }));
+    link.connect();
   }
 
   links(first, many) {

@@ -4,6 +4,7 @@
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
 import { parseMove, preview } from "../model/cards.js";
+import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
@@ -17,6 +18,12 @@ import { drawRivals, drawSide } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
 
 const NOT_YET = "The race has not started yet.";
+
+/** The round's games on the record (seat -> id), with the games its ghosts raced again. */
+function withGhosts(replays, room) {
+  if (!room.ghosts || !replays.size) return replays;
+  return new Map([...replays, ...room.ghosts.map((g) => [g.seat, g.record])]);
+}
 const CONFIRM_MS = 3000; // how long a button waits for its second press
 // Where style.css puts the side panel (and its ranking) beside the board, not under it.
 const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
@@ -112,14 +119,16 @@ export class RaceView {
     const s = this.s;
     this.endShown = mayEnd(s, this.now());
     if (!this.words.side || !s.room) return;
-    if (phase(s) === "over") this.replayLinks.follow(s.code, s.room.round, s.room.ranking.map((r) => r.seat));
+    if (phase(s) === "over") this.replayLinks.follow(s.code, s.room.round, s.room.ranking.filter((r) => !r.ghost).map((r) => r.seat));
     else if (this.replays.size) {
       this.replayLinks.stop();
       this.replays = new Map();
     }
     const act = { end: () => this.end(), rematch: this.act.rematch };
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: this.replays });
-    drawRivals(this.rivals, s);
+    const ghosts = this.ghosts();
+    this.ghostsShown = ghostKey(ghosts);
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts });
+    drawRivals(this.rivals, s, ghosts);
   }
 
   /** The podium over the board once the race is over (shown once a round, closed by a press). */
@@ -151,7 +160,13 @@ export class RaceView {
       if (c.count) this.beat(c.count);
     }
     this.tools.time(c);
-    if (mayEnd(s, now) !== this.endShown) this.drawSide();
+    if (mayEnd(s, now) !== this.endShown || (s.room.ghosts && ghostKey(this.ghosts()) !== this.ghostsShown)) this.drawSide();
+  }
+
+  /** The room's ghosts as they stand at the server's time now. */
+  ghosts() {
+    const s = this.s;
+    return ghostsAt(s.room, ghostTime(s.room, phase(s), this.now()));
   }
 
   /** A beat of the countdown (3, 2, 1, Go!): a tick or the start's chord, a buzz, a pop. */

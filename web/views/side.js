@@ -6,10 +6,11 @@ import { statusText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 
 /** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
- * ``replays``: the round's games on the record, seat -> id. */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map() }) {
+ * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
+ * as they stand now (model/ghosts.js). */
+export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [] }) {
   const room = s.room;
-  const parts = [h("h2", {}, "Race"), progressList(room.players, { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
+  const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
     parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // Anyone may start it (the host may have gone), and hosts it.
@@ -29,13 +30,13 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   el.dataset.phase = phase(s);
 }
 
-export function drawRivals(el, s) {
+export function drawRivals(el, s, ghosts = []) {
   fill(
     el,
-    rivals(s).map((p) => {
+    [...rivals(s), ...ghosts].map((p) => {
       const status = statusText(p);
       // (dir: a right-to-left name cut short loses its end, not its beginning)
-      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", isAway(s.presence, p.seat) ? " · away" : "");
+      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
     }),
   );
 }

@@ -1,0 +1,45 @@
+// Ghosts: past games raced again. The server sends each ghost's timeline once, in the room
+// snapshot (each action's time from the start, and the cards home after it); a ghost's
+// progress is read off it at the server's time, as a live rival's would arrive.
+
+/** How long the race has run for its ghosts at server time ``now``: from the start, the
+ * whole of their games once the race is over, nothing before it starts. */
+export function ghostTime(room, phase, now) {
+  if (phase === "over") return Infinity;
+  if (phase !== "racing" || !room?.start_at) return 0;
+  return Math.max(0, now - room.start_at);
+}
+
+/** Ghost ``g`` ``elapsed`` ms after the start, as the pages show a player. */
+export function ghostAt(g, elapsed) {
+  let lo = 0;
+  let hi = g.at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (g.at[mid] <= elapsed) lo = mid + 1;
+    else hi = mid;
+  }
+  const done = lo === g.at.length && elapsed >= (g.at.at(-1) ?? 0);
+  const won = g.finished_ms !== null && g.finished_ms !== undefined && elapsed >= g.finished_ms;
+  return {
+    seat: g.seat,
+    name: g.name,
+    cards: lo ? g.home[lo - 1] : g.start_home,
+    moves: lo,
+    won,
+    finished_ms: won ? g.finished_ms : null,
+    resigned: done && !won && !!g.resigned,
+    stuck: false,
+    ghost: true,
+  };
+}
+
+/** Every ghost of ``room`` at ``elapsed`` ms (none for a room without). */
+export function ghostsAt(room, elapsed) {
+  return (room?.ghosts ?? []).map((g) => ghostAt(g, elapsed));
+}
+
+/** A short key of what the ghosts show, to draw them again only when it changes. */
+export function ghostKey(ghosts) {
+  return ghosts.map((g) => `${g.seat}:${g.cards}:${g.moves}:${g.finished_ms}:${g.resigned}`).join(" ");
+}
