@@ -130,7 +130,11 @@ class Resign(_Msg, tag="resign", frozen=True):
 
 
 class Rematch(_Msg, tag="rematch", frozen=True):
+    """A new round once the race is over: a new deal (``deal``, random when absent), or with
+    ``ghosts`` the same deal, the round's players raced again as ghosts."""
+
     deal: DealNumber | None = None
+    ghosts: bool = False
 
 
 class Leave(_Msg, tag="leave", frozen=True):

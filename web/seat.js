@@ -83,7 +83,8 @@ export class Seat {
     const host = s.room.players.find((p) => p.seat === s.room.host);
     if (host && host.seat !== s.seat && s.seat) {
       const handed = before.room.host === s.seat ? `; ${host.name} hosts it now` : "";
-      toast(`${host.name} started a rematch on a new deal${handed}.`);
+      const what = s.room.ghosts ? "against the ghosts of the last round" : "on a new deal";
+      toast(`${host.name} started a rematch ${what}${handed}.`);
     }
   }
 
@@ -201,7 +202,8 @@ export class Seat {
     this.sendNow({ type: "end" });
   }
 
-  rematch() {
-    this.sendNow({ type: "rematch" });
+  /** A new round; with ``ghosts``, on the same deal against this round's games. */
+  rematch(ghosts = false) {
+    this.sendNow(ghosts ? { type: "rematch", ghosts: true } : { type: "rematch" });
   }
 }

@@ -316,10 +316,11 @@ class ServiceBase:
         session: Session,
         change: Callable[[Meta, int], None],
         reset: Callable[[Meta, Seat], None] | None = None,
+        ghosts: str = "",
     ) -> Meta:
         """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
-        seat, for a new round: a new deal has no ghosts) and commit, publishing the snapshot
-        at that same instant; retried on concurrent changes."""
+        seat, for a new round: its ghosts document is ``ghosts``, none when empty) and
+        commit, publishing the snapshot at that same instant; retried on concurrent changes."""
         assert session.room is not None
         code = session.room
         for _ in range(RETRIES):
@@ -341,9 +342,13 @@ class ServiceBase:
                     write[key] = _dump(seat)
                     expect[key] = docs[key].version
                     after[key] = Doc(docs[key].version + 1, write[key])
-                if "ghosts" in docs:
-                    write["ghosts"], expect["ghosts"] = "", docs["ghosts"].version
-                    del after["ghosts"]
+                if "ghosts" in docs or ghosts:
+                    write["ghosts"] = ghosts  # ("" deletes it)
+                    expect["ghosts"] = docs["ghosts"].version if "ghosts" in docs else 0
+                    if ghosts:
+                        after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
+                    else:
+                        del after["ghosts"]
             ok = await self.store.commit(
                 code,
                 expect=expect,

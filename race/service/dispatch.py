@@ -48,7 +48,7 @@ class RaceService(LobbyActions, RaceActions):
             case p.Resign():
                 return await self.resign(session)
             case p.Rematch():
-                return await self.rematch(session, msg.deal)
+                return await self.rematch(session, msg.deal, ghosts=msg.ghosts)
             case p.Leave():
                 return await self.leave(session)
             case p.Remove():

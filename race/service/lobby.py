@@ -9,7 +9,7 @@ import msgspec
 
 from race import protocol as p
 from race.engine import Game
-from race.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
+from race.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
 from race.protocol import ProtocolError
 from race.record import decode as decode_record
 from race.record import kept_back, utc_date
@@ -29,6 +29,7 @@ from race.rooms import (
     token_key,
 )
 from race.service.base import RETRIES, Here, Role, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.recording import room_listing
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -308,14 +309,24 @@ class LobbyActions(ServiceBase):
         meta.start_at = now + self.countdown_ms
         meta.ready = []
 
-    async def rematch(self, session: Session, deal: int | None) -> list[dict[str, Any]]:
-        new_deal = deal if deal is not None else random_deal()
+    async def rematch(self, session: Session, deal: int | None, *, ghosts: bool = False) -> list[dict[str, Any]]:
+        new_deal: int | str = deal if deal is not None else random_deal()
+        ghosts_doc = ""
+        if ghosts:
+            if deal is not None:
+                raise ProtocolError(
+                    "bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out"
+                )
+            new_deal, round_ghosts = await self._round_ghosts(session)
+            ghosts_doc = encode_ghosts(round_ghosts)
 
         def change(meta: Meta, now: int) -> None:
             if meta.kind is Kind.DAILY:
                 raise ProtocolError("no_rematch", "a daily attempt cannot be replayed; start a new attempt instead")
             if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
+            if ghosts and meta.deal != new_deal:
+                raise _conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
             meta.start_at = meta.ended_at = None
             meta.ready = []
@@ -327,9 +338,30 @@ class LobbyActions(ServiceBase):
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
 
-        meta = await self._change_meta(session, change, reset)
+        meta = await self._change_meta(session, change, reset, ghosts_doc)
         await self.list_room(meta)
         return []
+
+    async def _round_ghosts(self, session: Session) -> tuple[int | str, list[Ghost]]:
+        """The deal of the room's round just over and its players' games, as ghosts."""
+        assert session.room is not None
+        docs = await self._room(session.room)
+        meta = META.decode(docs["meta"].data)
+        if phase(meta, self.clock()) != "over":
+            raise ProtocolError("not_over", "a rematch can start only when the race is over")
+        records = []
+        for rid in await self.store.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
+            data = await self.store.record_get(rid)
+            if data is not None and (record := decode_record(data)).round == meta.round:
+                records.append(record)
+        if not records:
+            raise ProtocolError("no_ghosts", "this round's games are not on the record yet; try again in a moment")
+        records.sort(key=lambda r: (len(r.seat), r.seat))
+        try:
+            deal, _, round_ghosts = ghosts_of(records[:MAX_GHOSTS])
+        except GhostError as exc:
+            raise ProtocolError("bad_ghosts", str(exc)) from None
+        return deal, round_ghosts
 
 
 def _last_seat(meta: Meta) -> int:

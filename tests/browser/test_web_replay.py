@@ -200,7 +200,7 @@ def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing:
     expect(ghost).to_contain_text("ghost")
     state = tab.settled()
     assert page.get_by_test_id("room").get_attribute("data-code") != code
-    # The clock starts at the first move; from then the ghost plays as it did, to its finish.
+    # From the start the ghost plays as it did, to its finish.
     tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
     expect(ghost).to_have_attribute("data-status", "finished")
     expect(ghost).to_have_attribute("data-cards", "104")
@@ -216,3 +216,8 @@ def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing:
     expect(rows.first).to_contain_text("Ann")
     expect(rows.first).to_contain_text("ghost")
     expect(page.locator("[data-testid=replay-link][data-seat=g1]")).to_have_attribute("href", f"/replay/{game['id']}")
+
+    # Again, the same deal, against this round's games: Cat's own and nobody else's.
+    page.get_by_test_id("rematch-ghosts").click()
+    expect(page.get_by_test_id("lobby-ghosts")).to_have_text(re.compile(r"^Racing the ghosts of: Cat \("))
+    page.screenshot(path=str(folder / "ghost-rematch-lobby-laptop.png"))

@@ -92,3 +92,46 @@ async def test_a_bad_ghost_list_is_refused_saying_why(served: Server) -> None:
     ok = await client.request({"type": "create", "name": "Dot", "ghosts": [rid, rid]}, "joined")
     assert ok["type"] == "joined" and len(ok["room"]["ghosts"]) == 1  # the same game once
     await client.close()
+
+
+async def test_a_rematch_against_the_ghosts_is_the_same_deal_with_the_round_raced_again(served: Server) -> None:
+    line = winning_line()
+    ann = await Client.connect(served.ws_url)
+    created = await ann.request(
+        {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"
+    )
+    code = created["room"]["code"]
+    bob = await Client.connect(served.ws_url)
+    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+    refused = await ann.request({"type": "rematch", "ghosts": True})
+    assert (refused["type"], refused["code"]) == ("error", "not_over"), refused
+    await ann.send({"type": "start"})
+    await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    state = created["state"]
+    for move in line["moves"]:
+        state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
+    move = joined["state"]["legal_moves"][0]
+    assert (await bob.request({"type": "move", "move": move, "version": 1}, "state"))["type"] == "state"
+    await bob.send({"type": "resign"})
+    await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+
+    refused = await ann.request({"type": "rematch", "ghosts": True, "deal": 3})
+    assert (refused["type"], refused["code"]) == ("error", "bad_ghosts"), refused
+    await bob.send({"type": "rematch", "ghosts": True})
+    lobby = await ann.expect("room", where=lambda m: m["room"]["round"] == 2)
+    room = lobby["room"]
+    assert (room["deal"], room["round"]) == (line["deal"], 2)
+    assert [(g["seat"], g["name"], len(g["at"])) for g in room["ghosts"]] == [
+        ("g1", "Ann", len(line["moves"])),
+        ("g2", "Bob", 1),
+    ]
+    assert room["ghosts"][0]["finished_ms"] == state["finished_ms"] and room["ghosts"][1]["resigned"]
+    ranking = [(r["name"], r.get("ghost", False)) for r in room["ranking"]]
+    assert ranking[0] == ("Ann", True) and sorted(ranking) == [
+        ("Ann", False),
+        ("Ann", True),
+        ("Bob", False),
+        ("Bob", True),
+    ]
+    for c in (ann, bob):
+        await c.close()

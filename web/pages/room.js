@@ -45,6 +45,7 @@ class RoomPage {
     }));
     const act = { play: (text) => seat.play(text) };
     for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch"]) act[name] = () => seat[name]();
+    act.rematchGhosts = () => seat.rematch(true);
     this.race = new RaceView(act, () => seat.link.serverNow(), options.words);
     this.header = h("div", { class: "room-head-text" }); // (drawn again with the room)
     // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)

@@ -92,6 +92,15 @@ export function lobbyPanel(s, { send, now }) {
         ),
       ),
     ),
+    room.ghosts?.length
+      ? h(
+          "p",
+          { class: "muted lobby-ghosts", "data-testid": "lobby-ghosts" },
+          "Racing the ghosts of: ",
+          room.ghosts.map((g, i) => [i ? ", " : "", h("span", { class: "name", dir: "auto" }, g.name)]),
+          " (they run as they played, from the start).",
+        )
+      : null,
     h(
       "div",
       { class: "actions" },

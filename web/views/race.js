@@ -29,7 +29,7 @@ const CONFIRM_MS = 3000; // how long a button waits for its second press
 const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
 
 export class RaceView {
-  /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch; ``now()``: the
+  /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch, rematchGhosts; ``now()``: the
    * server's time; ``words``: banners(state), resign (the button's words), side (false: none),
    * result(state) (what "Share my result" shares: {text, url}, or null). */
   constructor(act, now, words = {}) {
@@ -124,7 +124,7 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch };
+    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts });

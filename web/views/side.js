@@ -16,6 +16,8 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
     parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
+    // The same deal against this round's games, once the server has kept them.
+    if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
     if (share) parts.push(share);
   }
   if (mayEnd) {
