@@ -19,13 +19,13 @@ from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
 from race.service.recording import keep_records
+from race.service.repo import Change, Room, transact
 from race.store import Doc, RoomStore, StoreUnavailable
 from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
 DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
-RETRIES = 20
 #: How long a player must have been away before the others may act without them, unless the
 #: service is told otherwise (``host_away_ms``): as host when it is the host, or to end a race
 #: it is still in. A page being reloaded, or a phone that dropped its connection for a moment,
@@ -87,10 +87,6 @@ def _dump(obj: Any) -> str:
 
 def _gone() -> ProtocolError:
     return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
-
-
-def _conflict() -> ProtocolError:
-    return ProtocolError("busy", "the room is changing too fast to apply this; try again")
 
 
 class ServiceBase:
@@ -156,32 +152,33 @@ class ServiceBase:
         """End a started race when every player is done or its time is up (or at once, with
         ``now``: the host ends it); True if it ended now. Safe to call from any process at
         any time: only one commit can end a race."""
-        for _ in range(RETRIES):
-            docs = await self.store.read_all(code)
-            if "meta" not in docs:
-                return False
-            meta = META.decode(docs["meta"].data)
+
+        def action(room: Room) -> Change[tuple[Meta, list[tuple[Seat, Game]]]]:
+            meta = room.meta
             if meta.status is not Status.STARTED:
-                return False
-            seats = seats_of(docs, meta)
+                return Change()
+            seats = seats_of(room.docs, meta)
             if not (now or phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
-                return False
+                return Change()
             meta.status, meta.ended_at = Status.OVER, self.clock()
-            expect = {name: doc.version for name, doc in docs.items() if name == "meta" or name.startswith("p:")}
-            after = {**docs, "meta": Doc(docs["meta"].version + 1, _dump(meta))}
-            ok = await self.store.commit(
-                code,
+            expect = {name: doc.version for name, doc in room.docs.items() if name == "meta" or name.startswith("p:")}
+            after = {**room.docs, "meta": Doc(room.version + 1, _dump(meta))}
+            return Change(
                 expect=expect,
-                write={"meta": _dump(meta)},
+                write={"meta": after["meta"].data},
                 publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+                value=(meta, seats),
             )
-            if ok:
-                log.info("room %s: race over", code)
-                await self._unlist(code)
-                ttl = self.daily_record_ttl if meta.kind is Kind.DAILY else self.record_ttl
-                await keep_records(self.store, code, meta, seats, ttl)
-                return True
-        raise _conflict()
+
+        ended = await transact(self.store, code, action, missing_ok=True)
+        if ended is None:
+            return False
+        meta, seats = ended
+        log.info("room %s: race over", code)
+        await self._unlist(code)
+        ttl = self.daily_record_ttl if meta.kind is Kind.DAILY else self.record_ttl
+        await keep_records(self.store, code, meta, seats, ttl)
+        return True
 
     # -- listings ------------------------------------------------------------------
 
@@ -322,18 +319,17 @@ class ServiceBase:
         seat, for a new round: its ghosts document is ``ghosts``, none when empty) and
         commit, publishing the snapshot at that same instant; retried on concurrent changes."""
         assert session.room is not None
-        code = session.room
-        for _ in range(RETRIES):
-            docs = await self._room(code)
-            meta = META.decode(docs["meta"].data)
+
+        def action(room: Room) -> Change[dict[str, Doc]]:
+            meta, docs = room.meta, room.docs
             if session.seat is not None and session.seat not in meta.seats:
                 raise _gone()
             now = self.clock()
             change(meta, now)
             write = {"meta": _dump(meta)}
-            expect = {"meta": docs["meta"].version}
+            expect = {"meta": room.version}
             after = dict(docs)
-            after["meta"] = Doc(docs["meta"].version + 1, write["meta"])
+            after["meta"] = Doc(room.version + 1, write["meta"])
             if reset is not None:
                 for sid in meta.seats:
                     key = seat_key(sid)
@@ -349,16 +345,13 @@ class ServiceBase:
                         after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
                     else:
                         del after["ghosts"]
-            ok = await self.store.commit(
-                code,
-                expect=expect,
-                write=write,
-                publish=_dump({"type": "room", "room": room_view(after, now)}),
-            )
-            if ok:
-                self._schedule(after)
-                return meta
-        raise _conflict()
+            publish = _dump({"type": "room", "room": room_view(after, now)})
+            return Change(expect=expect, write=write, publish=publish, value=after)
+
+        after = await transact(self.store, session.room, action)
+        assert after is not None
+        self._schedule(after)
+        return META.decode(after["meta"].data)
 
     def _schedule(self, docs: dict[str, Doc]) -> None:
         """Ask for the room's timed events: the start of the race (announced to everyone)
@@ -387,24 +380,19 @@ class ServiceBase:
     async def announce(self, code: str) -> None:
         """Tell everyone the race has begun (its countdown is over): once, whichever of the
         processes that scheduled it gets there first, and not for a race already over."""
-        for _ in range(RETRIES):
-            docs = await self.store.read_all(code)
-            if "meta" not in docs:
-                return
-            meta = META.decode(docs["meta"].data)
+
+        def action(room: Room) -> Change[None]:
             now = self.clock()
-            marker = docs.get(ANNOUNCED)
-            if phase(meta, now) != "racing" or (marker is not None and marker.data == str(meta.start_at)):
-                return
-            ok = await self.store.commit(
-                code,
-                expect={"meta": docs["meta"].version, ANNOUNCED: marker.version if marker else 0},
-                write={ANNOUNCED: str(meta.start_at)},
-                publish=_dump({"type": "room", "room": room_view(docs, now)}),
+            marker = room.doc(ANNOUNCED)
+            if phase(room.meta, now) != "racing" or (marker is not None and marker.data == str(room.meta.start_at)):
+                return Change()
+            return Change(
+                expect={"meta": room.version, ANNOUNCED: marker.version if marker else 0},
+                write={ANNOUNCED: str(room.meta.start_at)},
+                publish=_dump({"type": "room", "room": room_view(room.docs, now)}),
             )
-            if ok:
-                return
-        raise _conflict()
+
+        await transact(self.store, code, action, missing_ok=True)
 
     def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
         seat = SEAT.decode(docs[seat_key(sid)].data)

@@ -28,8 +28,9 @@ from race.rooms import (
     seat_key,
     token_key,
 )
-from race.service.base import RETRIES, Here, Role, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import Here, Role, ServiceBase, Session, _dump, _gone, log
 from race.service.recording import room_listing
+from race.service.repo import RETRIES, Change, Room, conflict, transact
 from race.store import Doc
 from race.views import META, room_view, seats_of
 
@@ -108,7 +109,7 @@ class LobbyActions(ServiceBase):
             if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
                 break
         else:
-            raise _conflict()
+            raise conflict()
         session.room, session.seat, session.role = meta.code, "s1", Role.PLAYER
         await self.list_room(meta)
         return meta, {key: Doc(1, data) for key, data in write.items()}
@@ -118,9 +119,9 @@ class LobbyActions(ServiceBase):
         code = normalise_code(msg.room)
         name = p.clean_name(msg.name)
         token = new_token()
-        for _ in range(RETRIES):
-            docs = await self._room(code)
-            meta = META.decode(docs["meta"].data)
+
+        def action(room: Room) -> Change[tuple[str, dict[str, Doc]]]:
+            meta, docs = room.meta, room.docs
             if phase(meta, self.clock()) != "lobby":
                 raise ProtocolError("already_started", "this race has already started; you can watch it")
             if len(meta.seats) >= MAX_PLAYERS:
@@ -137,21 +138,17 @@ class LobbyActions(ServiceBase):
             if not meta.host:  # everyone had left
                 meta.host = sid
             seat = Seat(seat=sid, name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
-            docs_after = {
-                **docs,
-                "meta": Doc(docs["meta"].version + 1, _dump(meta)),
-                seat_key(sid): Doc(1, _dump(seat)),
-            }
-            ok = await self.store.commit(
-                code,
-                expect={"meta": docs["meta"].version, seat_key(sid): 0},
+            after = {**docs, "meta": Doc(room.version + 1, _dump(meta)), seat_key(sid): Doc(1, _dump(seat))}
+            return Change(
+                expect={"meta": room.version, seat_key(sid): 0},
                 write={"meta": _dump(meta), seat_key(sid): _dump(seat), token_key(token): sid},
-                publish=_dump({"type": "room", "room": room_view(docs_after, self.clock())}),
+                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+                value=(sid, after),
             )
-            if ok:
-                break
-        else:
-            raise _conflict()
+
+        joined = await transact(self.store, code, action)
+        assert joined is not None
+        sid, docs_after = joined
         session.room, session.seat, session.role = code, sid, Role.PLAYER
         log.info("room %s: %s joined", code, sid)
         return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
@@ -265,9 +262,9 @@ class LobbyActions(ServiceBase):
         token; the host's role passes to the next seat, and a lobby whose remaining players
         are all ready starts, as when the last of them says ready. False when the seat had
         already been given up."""
-        for _ in range(RETRIES):
-            docs = await self._room(code)
-            meta = META.decode(docs["meta"].data)
+
+        def action(room: Room) -> Change[dict[str, Doc]]:
+            meta, docs = room.meta, room.docs
             now = self.clock()
             if host is not None:
                 if host not in meta.seats:  # removed since: it may not remove anyone
@@ -275,7 +272,7 @@ class LobbyActions(ServiceBase):
                 _act_as_host(meta, host, here, now, "only the host can remove a player", self.host_away_ms)
             if sid not in meta.seats:
                 if int(sid[1:]) <= _last_seat(meta):
-                    return False  # given up already (this is a retry)
+                    return Change()  # given up already (this is a retry)
                 raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "seats are given up only in the lobby")
@@ -290,19 +287,17 @@ class LobbyActions(ServiceBase):
             write = {"meta": _dump(meta), seat_key(sid): ""}  # "": deleted
             write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
             after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
-            after["meta"] = Doc(docs["meta"].version + 1, write["meta"])
-            ok = await self.store.commit(
-                code,
-                expect={"meta": docs["meta"].version},
-                write=write,
-                publish=_dump({"type": "room", "room": room_view(after, now)}),
-            )
-            if ok:
-                self._schedule(after)
-                if not meta.seats:  # nobody left to race: off the live list
-                    await self._unlist(code)
-                return True
-        raise _conflict()
+            after["meta"] = Doc(room.version + 1, write["meta"])
+            publish = _dump({"type": "room", "room": room_view(after, now)})
+            return Change(expect={"meta": room.version}, write=write, publish=publish, value=after)
+
+        after = await transact(self.store, code, action)
+        if after is None:
+            return False
+        self._schedule(after)
+        if not META.decode(after["meta"].data).seats:  # nobody left to race: off the live list
+            await self._unlist(code)
+        return True
 
     def _begin(self, meta: Meta, now: int) -> None:
         meta.status = Status.STARTED
@@ -326,7 +321,7 @@ class LobbyActions(ServiceBase):
             if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
             if ghosts and meta.deal != new_deal:
-                raise _conflict()  # another rematch came first
+                raise conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
             meta.start_at = meta.ended_at = None
             meta.ready = []

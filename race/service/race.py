@@ -26,7 +26,8 @@ from race.rooms import (
     save_game,
     seat_key,
 )
-from race.service.base import RETRIES, LastMove, ServiceBase, Session, _conflict, _dump, _gone, log
+from race.service.base import LastMove, ServiceBase, Session, _dump, _gone, log
+from race.service.repo import RETRIES, Change, Room, conflict, transact
 from race.store import Doc
 from race.views import META, SEAT, player_view, presence_view, room_view, seats_of, state_view
 
@@ -133,7 +134,7 @@ class RaceActions(ServiceBase):
                 session.last_move = LastMove(new_meta, Doc(version, write[key]), seat, game)
                 break
         else:
-            raise _conflict()
+            raise conflict()
         if clock_starts:
             docs = await self.store.read_all(code)
             await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
@@ -279,16 +280,12 @@ class RaceActions(ServiceBase):
         code, sid = session.room, session.seat
         assert code is not None and sid is not None
         key = seat_key(sid)
-        for _ in range(RETRIES):
-            meta_doc, seat_doc = await self.store.read(code, ["meta", key])
-            if meta_doc is None:
-                raise ProtocolError("unknown_room", "this room no longer exists")
-            if seat_doc is None:
+
+        def action(room: Room) -> Change[dict[str, Any]]:
+            seat_doc = room.doc(key)
+            if seat_doc is None or sid not in room.meta.seats:
                 raise _gone()
-            meta = META.decode(meta_doc.data)
-            if sid not in meta.seats:
-                raise _gone()
-            if phase(meta, self.clock()) not in ("racing", "countdown"):
+            if phase(room.meta, self.clock()) not in ("racing", "countdown"):
                 raise ProtocolError("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
             _not_out(seat)
@@ -296,19 +293,19 @@ class RaceActions(ServiceBase):
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
             event = {"type": "player", "player": player_view(seat, game, version), "action": "resign"}
-            ok = await self.store.commit(
-                code,
-                expect={"meta": meta_doc.version, key: seat_doc.version},
+            return Change(
+                expect={"meta": room.version, key: seat_doc.version},
                 write={key: _dump(seat)},
                 log=(key, _dump({"version": version, "action": "resign"})),
                 publish=not_to(session.conn_id, _dump(event)),
+                value=state_view(seat, game, version),
             )
-            if ok:
-                break
-        else:
-            raise _conflict()
+
+        state = await transact(self.store, code, action, names=[key], missing_ok=True)
+        if state is None:
+            raise ProtocolError("unknown_room", "this room no longer exists")
         await self._out(code)
-        return [state_view(seat, game, version)]
+        return [state]
 
 
 def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
