@@ -27,7 +27,7 @@ from race import protocol as p
 from race.engine import DIFFICULTIES, Game
 from race.protocol import ProtocolError
 from race.record import utc_date
-from race.rooms import Kind, Meta, Seat, Status, token_key
+from race.rooms import Kind, Meta, Seat, Status, device_id, token_key
 from race.service import RaceService, Session
 from race.store import DailyStore, StoreUnavailable
 
@@ -304,7 +304,7 @@ class DailyChallenge:
                 player=profile.id,
             )
 
-        meta, docs = await self.service.open_room(session, meta_for, name, token)
+        meta, docs = await self.service.open_room(session, meta_for, name, token, device=device_id(msg.device))
         code = meta.code
         reply = self.service.joined(docs, "s1", token)
         reply["daily"] = {

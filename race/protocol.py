@@ -29,11 +29,13 @@ Difficulty = Literal["easy", "medium", "hard"]
 SEAT_ID = r"^s[1-9][0-9]{0,5}\Z"
 ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
 RECORD_ID = r"^[A-Za-z0-9_-]{12}\Z"
+DEVICE_KEY = r"^[A-Za-z0-9_-]{22,64}\Z"
 #: What a pattern asks for, in words, for the error message.
 _PATTERN_WORDS = {
     SEAT_ID: "a seat such as s2",
     ISO_DATE: "a date written YYYY-MM-DD",
     RECORD_ID: "a replay id (12 letters, digits, - or _)",
+    DEVICE_KEY: "a device key (22 to 64 letters, digits, - or _)",
 }
 RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -44,6 +46,7 @@ ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
+DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
 Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.ghosts.MAX_GHOSTS
 
 
@@ -64,7 +67,8 @@ class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=
 
 class Create(_Msg, tag="create", frozen=True):
     """Create a room and take its first seat as the host; ``ghosts``: games on the record to
-    race again (their deal and difficulty are the room's)."""
+    race again (their deal and difficulty are the room's). ``device`` (in ``join`` and
+    ``daily`` too): the page's secret device key, under which the player's games are listed."""
 
     name: Name
     difficulty: Difficulty = "medium"
@@ -72,6 +76,7 @@ class Create(_Msg, tag="create", frozen=True):
     time_limit: TimeLimit | None = None
     listed: bool = True
     ghosts: Ghosts = msgspec.field(default_factory=list)
+    device: DeviceKey | None = None
 
 
 class Join(_Msg, tag="join", frozen=True):
@@ -79,6 +84,7 @@ class Join(_Msg, tag="join", frozen=True):
 
     room: RoomCode
     name: Name
+    device: DeviceKey | None = None
 
 
 class Resume(_Msg, tag="resume", frozen=True):
@@ -169,6 +175,7 @@ class Daily(_Msg, tag="daily", frozen=True):
     name: Name
     difficulty: Difficulty = "medium"
     token: Token | None = None
+    device: DeviceKey | None = None
 
 
 class Leaderboard(_Msg, tag="leaderboard", frozen=True):

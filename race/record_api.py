@@ -1,5 +1,5 @@
-"""The record's read API over HTTP: one game by id, and a room's games (a daily
-leaderboard's entries name their attempt's room).
+"""The record's read API over HTTP: one game by id, a room's games (a daily leaderboard's
+entries name their attempt's room), and a player's own games by their device key.
 
 A daily challenge game shows its deal's winning line, so no one may watch one until its
 day is over (UTC); the player's own result is on their page meanwhile."""
@@ -14,14 +14,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from race.record import Record, kept_back
+from race.record import Record, kept_back, utc_date
 from race.record import decode as decode_record
 from race.replays import replay_result, replay_view
-from race.rooms import normalise_code
-from race.service.recording import room_listing
+from race.rooms import device_id, normalise_code
+from race.service.recording import device_listing, room_listing
 from race.store import Records, StoreUnavailable
 
 RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
+DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.protocol.DEVICE_KEY
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}
@@ -30,6 +31,38 @@ _UNAVAILABLE = {"error": "temporarily unavailable"}
 def listed(rid: str, record: Record) -> dict[str, Any]:
     """A game as a list names it."""
     return {"id": rid, "name": record.name, "seat": record.seat, "round": record.round, "result": replay_result(record)}
+
+
+MY_GAMES = 200  # the most of a device's games listed (newest first)
+
+
+def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
+    """A player's games (newest first), best finish per difficulty, and record against each
+    player raced (by name, as they were called)."""
+    listed_games: list[dict[str, Any]] = []
+    best: dict[str, dict[str, Any]] = {}
+    friends: dict[str, dict[str, Any]] = {}
+    for rid, r in games:
+        entry = {
+            **listed(rid, r),
+            "kind": r.kind,
+            "date": r.daily_date or utc_date(r.started),
+            "deal": r.deal,
+            "difficulty": r.difficulty,
+            "room": r.room,
+            "place": r.place,
+            "field": r.field,
+            "kept_back": kept_back(r, today),
+        }
+        listed_games.append(entry)
+        f = r.result.finished_ms
+        if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
+            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": r.result.moves, "date": entry["date"]}
+        for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
+            for name in names:
+                friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1
+    rivals = sorted(friends.values(), key=lambda f: (-(f["wins"] + f["losses"]), f["name"]))
+    return {"games": listed_games, "best": best, "rivals": rivals}
 
 
 def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
@@ -74,7 +107,22 @@ def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
                 games.append(listed(rid, record))
         return JSONResponse({**head, "replays": games}, headers={"Cache-Control": "no-store"})
 
+    async def me(request: Request) -> Response:
+        """The games played from the device whose key is in ``X-Device-Key``."""
+        key = request.headers.get("x-device-key", "")
+        if not DEVICE_KEY.fullmatch(key):
+            error = "send the device key (22 to 64 letters, digits, - or _) in the X-Device-Key header"
+            return JSONResponse({"error": error}, status_code=400)
+        try:
+            ids = await store.record_list(device_listing(device_id(key)), 0, MY_GAMES)
+            found = [(rid, await store.record_get(rid)) for rid in ids]
+        except StoreUnavailable:
+            return JSONResponse(_UNAVAILABLE, status_code=503)
+        games = [(rid, decode_record(data)) for rid, data in found if data is not None]
+        return JSONResponse(history(games, today()), headers={"Cache-Control": "no-store"})
+
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
+        ("/api/me", me),
         ("/api/rooms/{code}/replays", room_replays),
         ("/api/replays/{rid}", replay),
     ]

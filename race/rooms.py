@@ -95,6 +95,7 @@ class Seat(msgspec.Struct, kw_only=True):
     last_id: str | None = None
     acts: list[tuple[str, int]] = msgspec.field(default_factory=list)
     logged: int = 0
+    device: str = ""  # the player's device (:func:`device_id`): their games are listed under it
 
 
 def new_code() -> str:
@@ -107,6 +108,12 @@ def normalise_code(text: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def device_id(key: str | None) -> str:
+    """What the server keeps of a page's device key: a hash, so the store never holds the
+    key that reads the player's games ("" for none)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:32] if key else ""
 
 
 def token_key(token: str) -> str:
@@ -208,6 +215,7 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         room=meta.code,
         round=meta.round,
         seat=seat.seat,
+        device=seat.device,
         daily_date=meta.daily_date,
     )
 

@@ -19,6 +19,7 @@ from race.rooms import (
     Meta,
     Seat,
     Status,
+    device_id,
     new_code,
     new_token,
     normalise_code,
@@ -65,7 +66,7 @@ class LobbyActions(ServiceBase):
                 seats=["s1"],
             )
 
-        meta, docs = await self.open_room(session, meta_for, name, token, extra)
+        meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
         log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
         return [self.joined(docs, "s1", token)]
 
@@ -96,15 +97,18 @@ class LobbyActions(ServiceBase):
         name: str,
         token: str,
         extra: dict[str, str] | None = None,
+        *,
+        device: str = "",
     ) -> tuple[Meta, dict[str, Doc]]:
         """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
-        found by ``token``, with the documents ``extra`` (its ghosts); seat ``session``
+        found by ``token`` (and played from ``device``, see :func:`race.rooms.device_id`),
+        with the documents ``extra`` (its ghosts); seat ``session``
         there, and list the room. Returns its meta and the documents just written: once the
         room is committed nothing may fail, or the client would be seated without ever
         getting its token."""
         for _ in range(RETRIES):
             meta = meta_for(new_code())
-            seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
+            seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict(), device=device)
             write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1", **(extra or {})}
             if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
                 break
@@ -137,7 +141,8 @@ class LobbyActions(ServiceBase):
             meta.seats.append(sid)
             if not meta.host:  # everyone had left
                 meta.host = sid
-            seat = Seat(seat=sid, name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict())
+            game = Game.deal(meta.deal, meta.difficulty).to_dict()
+            seat = Seat(seat=sid, name=name, game=game, device=device_id(msg.device))
             after = {**docs, "meta": Doc(room.version + 1, _dump(meta)), seat_key(sid): Doc(1, _dump(seat))}
             return Change(
                 expect={"meta": room.version, seat_key(sid): 0},

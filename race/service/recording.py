@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+import msgspec
+
 from race.engine import Game
 from race.record import RecordError, check, encode, new_id
-from race.rooms import Meta, Seat, acts_keys, record_of
+from race.rooms import Meta, Seat, acts_keys, ranking, record_of
 from race.store import Documents, Records
 
 log = logging.getLogger("race.service")
@@ -22,17 +24,33 @@ def room_listing(code: str) -> str:
     return f"room:{code}"
 
 
+def device_listing(device: str) -> str:
+    """The record listing of the games played from a device (:func:`race.rooms.device_id`)."""
+    return f"me:{device}"
+
+
 async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tuple[Seat, Game]], ttl: int) -> None:
-    """Put every seat's game of a race just over on the record for ``ttl`` seconds, listed
-    under the room, each checked by replaying it: one that does not replay is not kept, and
-    the error is logged."""
+    """Put every seat's game of a race just over on the record for ``ttl`` seconds, with its
+    place in the race, listed under the room and its player's device, each checked by
+    replaying it: one that does not replay is not kept, and the error is logged."""
+    places = {row["seat"]: row["place"] for row in ranking(seats)}
+    names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
-        names = acts_keys(seat)
-        docs = await store.read(code, names) if names else []
+        chunks = acts_keys(seat)
+        docs = await store.read(code, chunks) if chunks else []
         try:
             rec = record_of(meta, seat, game, [d.data if d else None for d in docs], new_id())
             check(rec)
         except (ValueError, RecordError) as exc:
             log.error("room %s: %s's game is not kept on the record: %s", code, seat.seat, exc)
             continue
-        await store.record_put(rec.id, encode(rec).decode(), ttl, [room_listing(code)])
+        mine = places[seat.seat]
+        rec = msgspec.structs.replace(
+            rec,
+            place=mine,
+            field=len(seats),
+            beat=tuple(names[s] for s, at in places.items() if at > mine),
+            behind=tuple(names[s] for s, at in places.items() if at < mine),
+        )
+        lists = [room_listing(code)] + ([device_listing(seat.device)] if seat.device else [])
+        await store.record_put(rec.id, encode(rec).decode(), ttl, lists)
