@@ -3,12 +3,14 @@
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
 //   /how         how to play         /replay/ID   a game on the record (ID,ID2,…: side by side)
+//   /me          my games (this device's)
 
 import { store } from "./dom.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
 import { howtoView } from "./pages/howto.js";
+import { meView } from "./pages/me.js";
 import { replayView } from "./pages/replay.js";
 import { roomPage } from "./pages/room.js";
 import { watchView } from "./pages/watch.js";
@@ -62,6 +64,8 @@ function route(handoff = null) {
     current = replayView(root, { ids: m, navigate });
   } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = replayView(root, { room: m[1].toUpperCase(), navigate });
+  } else if (/^\/me\/?$/.test(path)) {
+    current = meView(root);
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {

@@ -2,6 +2,7 @@
 // It draws nothing: pages draw the store's state; ``on`` tells them the rest. The seat's
 // token is kept in localStorage per room: a refresh or a dropped connection resumes it.
 
+import { deviceKey } from "./device.js";
 import { store as saved, toast, tokenKey } from "./dom.js";
 import { initial, reduce } from "./model/room.js";
 import { canAct, me, phase } from "./model/select.js";
@@ -52,7 +53,7 @@ export class Seat {
       if (s.mine) msg.version = s.mine.version;
       this.link.send(msg);
     } else if (this.joinName) {
-      this.link.send({ type: "join", room: this.code, name: this.joinName });
+      this.link.send({ type: "join", room: this.code, name: this.joinName, device: deviceKey() });
     }
   }
 

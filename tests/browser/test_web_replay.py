@@ -18,7 +18,7 @@ from race.engine import Game
 from race.rooms import board
 from tests.browser.test_web_moments import bob_wins
 from tests.support.processes import Client, Server
-from tests.support.web import BOARD_JS, OUTPUT, Browsing
+from tests.support.web import BOARD_JS, OUTPUT, Browsing, solo_race
 from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -221,3 +221,39 @@ def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing:
     page.get_by_test_id("rematch-ghosts").click()
     expect(page.get_by_test_id("lobby-ghosts")).to_have_text(re.compile(r"^Racing the ghosts of: Cat \("))
     page.screenshot(path=str(folder / "ghost-rematch-lobby-laptop.png"))
+
+
+def test_my_games_list_the_race_and_move_to_another_device(browsing: Browsing) -> None:
+    tab = browsing.open("solo", "/", still=True)
+    page = tab.page
+    solo_race(tab, DIFFICULTY, DEAL)
+    state = tab.settled()
+    tab.play_by_drag(next(m for m in state["legal"] if m != "shuffle"), state)
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    expect(page.get_by_test_id("replay-link")).to_have_count(1)  # the game is on the record
+
+    with page.context.expect_page() as opened:  # (a new tab: this one keeps the seat)
+        page.get_by_test_id("race-side").get_by_test_id("me-link").click()
+    page = browsing.adopt("me", opened.value).page
+    games = page.get_by_test_id("me-game")
+    expect(games).to_have_count(1)
+    expect(games.first).to_have_attribute("data-room", code or "")
+    expect(games.first).to_contain_text(f"Race · {DIFFICULTY} · deal {DEAL}")
+    expect(games.first).to_contain_text("solo")
+    expect(games.first).to_contain_text("(resigned)")
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "me-laptop.png"), full_page=True)
+
+    # Another device, given this one's link, shows the same games once it takes the key.
+    key = page.evaluate("localStorage.getItem('crescent-race.device')")
+    other = browsing.open("phone", f"/me#key={key}", phone=True)
+    other.page.get_by_test_id("me-adopt").tap()
+    expect(other.page.get_by_test_id("me-game")).to_have_count(1)
+    assert other.page.evaluate("location.hash") == ""  # the key does not stay in the address
+    other.page.screenshot(path=str(folder / "me-phone.png"), full_page=True)
+    games.first.get_by_test_id("me-replay").click()
+    expect(page.get_by_test_id("replay-game")).to_have_count(1)

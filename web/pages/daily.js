@@ -6,6 +6,7 @@
 // localStorage: the player token (crescent.daily.token, which is also the attempt's seat
 // token), the public player id, the display name, the difficulty and the current attempt.
 
+import { deviceKey } from "../device.js";
 import { fill, h, store, toast, tokenKey } from "../dom.js";
 import { phase } from "../model/select.js";
 import { isOut } from "../model/words.js";
@@ -261,7 +262,7 @@ class DailyPage {
       onOpen: () => {
         if (sent) return;
         sent = true;
-        const msg = { type: "daily", name, difficulty };
+        const msg = { type: "daily", name, difficulty, device: deviceKey() };
         if (this.token) msg.token = this.token;
         link.send(msg);
       },
@@ -273,7 +274,7 @@ class DailyPage {
           if (m.code === "bad_token" && this.token) {
             // The server no longer knows this player (kept too long, another server): a new one.
             this.forgetPlayer();
-            link.send({ type: "daily", name, difficulty });
+            link.send({ type: "daily", name, difficulty, device: deviceKey() });
             toast("This server no longer knows your player, so you start as a new one (your streak starts again).");
             return;
           }

@@ -1,5 +1,6 @@
 // The home page: create a room, join one by code, today's daily challenge, live rooms.
 
+import { deviceKey } from "../device.js";
 import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
 import { Link, RETRY_MS } from "../net.js";
 import { WELCOMED_KEY } from "./howto.js";
@@ -107,7 +108,7 @@ export function homeView(root, { navigate }) {
       { class: "home", "data-testid": "home" },
       // The page's title for screen readers and the outline: the brand above says it on screen.
       h("h1", { class: "sr-only" }, "Crescent Race"),
-      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play")),
+      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play"), " · ", h("a", { href: "/me", "data-testid": "me-link" }, "My games")),
       welcome(),
       h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
     ),
@@ -191,7 +192,7 @@ export function homeView(root, { navigate }) {
     e.preventDefault();
     const name = createName.value.trim();
     if (!name) return;
-    const msg = { type: "create", name, difficulty: difficulty.value, listed: listed.checked };
+    const msg = { type: "create", name, difficulty: difficulty.value, listed: listed.checked, device: deviceKey() };
     const dealText = deal.value.trim();
     if (dealText) {
       // A page's numbers are exact only up to 2^53: a bigger deal would silently become another.

@@ -7,6 +7,7 @@
 // to the start and the end.
 
 import { BoardView } from "../board/board.js";
+import { deviceKey } from "../device.js";
 import { fill, h, NAME_KEY, nameInput, store, toast, tokenKey } from "../dom.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, formatMs, TOTAL } from "../model/words.js";
@@ -159,7 +160,7 @@ class ReplayView {
     this.raceButton.disabled = true;
     this.link?.close();
     const link = (this.link = new Link({
-      onOpen: () => link.send({ type: "create", name, ghosts: this.ids }),
+      onOpen: () => link.send({ type: "create", name, ghosts: this.ids, device: deviceKey() }),
       onMessage: (m) => {
         if (m.type === "joined") {
           store.set(tokenKey(m.room.code), m.token);
@@ -180,6 +181,7 @@ class ReplayView {
     this.raceLink = h("span", {});
     const parts = [this.raceLink];
     if (first.room) parts.push(h("a", { href: `/r/${first.room}`, class: "button small" }, "Back to the room"));
+    parts.push(h("a", { href: "/me", class: "button small", "data-testid": "me-link" }, "My games"));
     parts.push(h("a", { href: "/", class: "button small" }, "Home"));
     return h("p", { class: "actions replay-links", "data-testid": "replay-links" }, many ? parts.slice(1) : parts);
   }

@@ -27,7 +27,10 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   }
   // In a new tab: here, this page would leave the seat.
   const link = { href: `/watch/${s.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" };
-  parts.push(h("p", { class: "muted small" }, h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"))));
+  const spectate = h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"));
+  // At race over, every game this device played (a new tab: here the page would leave the seat).
+  const mine = phase(s) === "over" ? [" · ", h("a", { href: "/me", target: "_blank", rel: "noopener", "data-testid": "me-link" }, "My games", h("span", { class: "sr-only" }, " (opens in a new tab)"))] : null;
+  parts.push(h("p", { class: "muted small" }, spectate, mine));
   refill(el, parts);
   el.dataset.phase = phase(s);
 }

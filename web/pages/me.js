@@ -1,0 +1,134 @@
+// The player's own page (/me): every game played from this device (races and daily
+// attempts, with place, time, moves and the replay), the best finish per difficulty, the
+// daily streak, and the record against each rival. No account: the games are listed under
+// this browser's device key (device.js), which a link can hand to another device.
+
+import { adoptDeviceKey, deviceKey } from "../device.js";
+import { fill, h, store } from "../dom.js";
+import { replayPath } from "../model/replay.js";
+import { count, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { shareButton } from "../views/share.js";
+
+const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
+const DIFFICULTIES = ["easy", "medium", "hard"];
+
+export function meView(root) {
+  return new MeView(root);
+}
+
+class MeView {
+  constructor(root) {
+    this.abort = new AbortController();
+    root.dataset.view = "me";
+    document.title = "My games · Crescent Race";
+    this.page = h("section", { class: "me", "data-testid": "me", "aria-busy": "true" });
+    fill(root, this.page);
+    const offered = new URLSearchParams(location.hash.slice(1)).get("key");
+    if (offered && offered !== deviceKey()) this.offer(offered);
+    else this.load();
+  }
+
+  destroy() {
+    this.abort.abort();
+  }
+
+  /** A link from another device: take its key here (this device's own games stay under its own). */
+  offer(key) {
+    const use = () => {
+      history.replaceState(history.state, "", "/me");
+      if (!adoptDeviceKey(key)) return fill(this.page, h("p", { "data-testid": "me-bad-key" }, "That link holds no device key."));
+      this.load();
+    };
+    const keep = () => {
+      history.replaceState(history.state, "", "/me");
+      this.load();
+    };
+    fill(
+      this.page,
+      h(
+        "div",
+        { class: "card-panel narrow", "data-testid": "me-offer" },
+        h("h1", {}, "Use your games here?"),
+        h("p", {}, "This link is from another device. With it, this browser shows that device's games and adds its own to them. The games played here until now stay with this browser's old key."),
+        h("p", { class: "actions" }, h("button", { type: "button", class: "primary", "data-testid": "me-adopt", onclick: use }, "Use them here"), h("button", { type: "button", onclick: keep }, "Not now")),
+      ),
+    );
+  }
+
+  async load() {
+    const headers = { "X-Device-Key": deviceKey() };
+    let mine;
+    try {
+      const response = await fetch("/api/me", { headers, signal: this.abort.signal });
+      if (!response.ok) throw new Error(`Your games could not be loaded (${response.status}). Try again in a moment.`);
+      mine = await response.json();
+    } catch (err) {
+      if (err.name === "AbortError") return;
+      this.page.removeAttribute("aria-busy");
+      fill(this.page, h("p", { "data-testid": "me-error" }, err.message.startsWith("Your") ? err.message : "The server could not be reached."));
+      return;
+    }
+    const streak = await this.streak();
+    this.page.removeAttribute("aria-busy");
+    this.page.dataset.games = mine.games.length;
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), this.games(mine.games), this.rivals(mine.rivals), this.move());
+  }
+
+  /** The daily streak, from the daily page's player (none when this browser has none). */
+  async streak() {
+    const token = store.get(DAILY_TOKEN);
+    if (!token) return null;
+    try {
+      const response = await fetch("/api/daily?difficulty=easy&top=1", { headers: { "X-Player-Token": token }, signal: this.abort.signal });
+      return response.ok ? (await response.json()).streak : null;
+    } catch {
+      return null;
+    }
+  }
+
+  summary(mine, streak) {
+    const chip = (label, text, testid) => h("span", { class: "stat-chip", "data-testid": testid }, h("span", { class: "label" }, label), ` ${text}`);
+    const best = DIFFICULTIES.filter((d) => mine.best[d]).map((d) => {
+      const b = mine.best[d];
+      return h("a", { href: replayPath([b.id]), class: "stat-chip", "data-testid": "me-best", "data-difficulty": d }, h("span", { class: "label" }, `Best ${d}`), ` ${formatMs(b.finished_ms)} · ${count(b.moves, "move")}`);
+    });
+    const parts = [chip("Games", String(mine.games.length), "me-count"), ...best];
+    if (streak !== null && streak !== undefined) parts.push(chip("Daily streak", count(streak, "day"), "me-streak"));
+    return h("div", { class: "me-summary" }, parts);
+  }
+
+  games(games) {
+    if (!games.length) {
+      return h("div", { class: "card-panel", "data-testid": "me-empty" }, h("p", {}, "No games yet on this device. Finish a race or a daily challenge and it shows here."), h("a", { href: "/", class: "button primary" }, "Play a race"));
+    }
+    const head = h("tr", {}, ["Date", "Game", "Place", "Result", "Moves", ""].map((t) => h("th", {}, t)));
+    const row = (g) => {
+      const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · deal ${g.deal}`;
+      const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
+      const r = g.result;
+      const result = finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`;
+      const watch = g.kept_back ? h("span", { class: "muted small", title: "A daily game can be watched once its day is over" }, "after today") : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, "Replay");
+      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
+    };
+    return h("section", { class: "card-panel me-games" }, h("h2", {}, "Games"), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
+  }
+
+  rivals(rivals) {
+    if (!rivals.length) return null;
+    const row = (f) => h("li", { "data-testid": "me-rival" }, h("span", { class: "name", dir: "auto" }, f.name), ` · won ${f.wins}, lost ${f.losses}`);
+    return h("section", { class: "card-panel" }, h("h2", {}, "Against your rivals"), h("ul", { class: "me-rivals" }, rivals.map(row)));
+  }
+
+  /** The link that opens these games on another device. */
+  move() {
+    const url = `${location.origin}/me#key=${deviceKey()}`;
+    const share = shareButton({ testid: "me-move", label: "Share the link", copyLabel: "Copy the link", data: () => ({ title: "My Crescent Race games", url }) });
+    return h(
+      "section",
+      { class: "card-panel" },
+      h("h2", {}, "On another device"),
+      h("p", { class: "muted" }, "Open this link on your other device to see these games there too. Keep it to yourself: whoever has it sees your games."),
+      share,
+    );
+  }
+}
