@@ -385,11 +385,15 @@ class DailyChallenge:
                 rank = await self.store.board_rank(group, profile.id)
                 if rank is not None:
                     me = {"rank": rank[0] + 1, **_public(_entry.decode(rank[1]))}
+        # The solver's line for the day's deal (found when the deal was chosen): its length.
+        (deal_doc,) = await self.store.read(group, ["deal"])
+        solver = len(msgspec.json.decode(deal_doc.data, type=dict[str, Any])["line"]) if deal_doc else None
         return {
             "type": "leaderboard",
             "date": date,
             "difficulty": difficulty,
             "today": today,
+            "solver_moves": solver,
             "entries": entries,
             "me": me,
             "streak": streak,

@@ -109,13 +109,17 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     expect(wp.get_by_test_id("streak")).to_have_attribute("data-streak", "0")
     code = wp.get_by_test_id("room-code").inner_text()
     assert wp.get_by_test_id("watch-link").get_attribute("href") == f"/watch/{code}"
-    assert winner.sent_types("daily")[0] == {"type": "daily", "name": NAME, "difficulty": "easy"}
+    sent = winner.sent_types("daily")[0]
+    assert {k: v for k, v in sent.items() if k != "device"} == {"type": "daily", "name": NAME, "difficulty": "easy"}
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", sent["device"])  # the page's device key (its games: /me)
 
     # The page deals exactly the deal the server chose for today; the clock waits.
     seed, line = choose_deal(date, "easy", NODE_LIMIT)
     state = winner.settled()
     assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
     expect(wp.get_by_test_id("clock-note")).to_be_visible()
+    # Beside today's times, the length of the solver's line for the deal.
+    expect(wp.get_by_test_id("solver-moves").first).to_have_text(f" · solver: {len(line)} moves")
     winner.assert_board_fits()  # a laptop's 1280x800 window
     winner.assert_buttons_fit()
     wp.wait_for_timeout(300)

@@ -39,6 +39,7 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
         fan = await Client.connect(b.ws_url)
         board = await fan.request({"type": "leaderboard", "difficulty": "easy"}, "leaderboard")
         assert board["date"] == date and board["entries"] == []
+        assert board["solver_moves"] == len(line)  # the solver's line for the deal, its length
 
         state = joined["state"]
         for move in line:

@@ -74,7 +74,9 @@ export function intro(note = null) {
 /** A `leaderboard` (null: loading) in ``el``; ``me``: this player's id; ``replays``: each
  * time links to its game's replay (a day that is over: today's games stay unseen). */
 export function drawBoard(el, title, board, { label, empty, me, replays = false }) {
-  title.textContent = label;
+  // The solver's line for the day's deal, its length: the mark beside every time below.
+  const solver = board?.solver_moves ? h("span", { class: "muted small solver", "data-testid": "solver-moves", title: "The solver's line for this deal" }, ` · solver: ${board.solver_moves} moves`) : null;
+  fill(title, label, solver);
   if (!board) {
     el.dataset.state = "loading";
     fill(el, h("p", { class: "muted" }, "Loading…"));
