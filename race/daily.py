@@ -25,70 +25,21 @@ import msgspec
 
 from race import protocol as p
 from race.engine import DIFFICULTIES, Game
+from race.players import KEPT_RUNS as KEPT_RUNS
+from race.players import Profile as Profile
+from race.players import add_finished_day as add_finished_day
+from race.players import board_group as board_group
+from race.players import counted as counted
+from race.players import profile_group
 from race.protocol import ProtocolError
 from race.record import utc_date
-from race.rooms import Kind, Meta, Seat, Status, device_id, token_key
+from race.rooms import Kind, Meta, Seat, Status, device_id
 from race.service import RaceService, Session
 from race.store import DailyStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64
 PROFILE_TTL = 400 * 86400
-
-
-class Profile(msgspec.Struct, kw_only=True):
-    """A daily player: a public id, a display name and a streak of finished days: the run of
-    ``streak`` consecutive days ending at ``last_date``. ``runs`` keeps the latest runs of
-    finished days (first and last day of each), so that a day finished late (an attempt
-    started before midnight, won after the next day's) still joins its neighbours."""
-
-    id: str
-    name: str
-    streak: int = 0
-    last_date: str | None = None
-    runs: list[tuple[str, str]] = msgspec.field(default_factory=list)
-
-
-KEPT_RUNS = 8  # far more than a late day can reach back
-
-
-def add_finished_day(profile: Profile, date: str) -> None:
-    """Count ``date`` as finished, in whatever order days are finished.
-
-    >>> p = Profile(id="a", name="Ann")
-    >>> for day in ("2026-03-08", "2026-03-10", "2026-03-09"):
-    ...     add_finished_day(p, day)
-    >>> p.streak, p.last_date, p.runs
-    (3, '2026-03-10', [('2026-03-08', '2026-03-10')])
-    >>> add_finished_day(p, "2026-03-12")  # a day missed: a new run
-    >>> p.streak
-    1
-    >>> add_finished_day(p, "2026-03-11")  # ... unless it is finished late
-    >>> p.streak, len(p.runs)
-    (5, 1)
-    """
-    runs = list(profile.runs)
-    if not runs and profile.last_date is not None and profile.streak > 0:  # a profile from before runs
-        runs = [(_days_after(profile.last_date, 1 - profile.streak), profile.last_date)]
-    merged: list[tuple[str, str]] = []
-    for first, last in sorted([*runs, (date, date)]):
-        if merged and _days_after(merged[-1][1], 1) >= first:  # touching or overlapping
-            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
-        else:
-            merged.append((first, last))
-    profile.runs = merged[-KEPT_RUNS:]
-    first, last = profile.runs[-1]
-    profile.last_date = last
-    profile.streak = (dt.date.fromisoformat(last) - dt.date.fromisoformat(first)).days + 1
-
-
-def counted(profile: Profile, date: str) -> bool:
-    """Whether ``date`` is already one of the profile's finished days."""
-    return profile.last_date == date or any(first <= date <= last for first, last in profile.runs)
-
-
-def _days_after(date: str, n: int) -> str:
-    return (dt.date.fromisoformat(date) + dt.timedelta(days=n)).isoformat()
 
 
 class Entry(msgspec.Struct, kw_only=True):
@@ -128,11 +79,6 @@ def day_before(date: str) -> str:
 
 def next_day(date: str) -> str:
     return (dt.date.fromisoformat(date) + dt.timedelta(days=1)).isoformat()
-
-
-def board_group(date: str, difficulty: str) -> str:
-    """The store group (one hash tag) of a day's deal, leaderboard and its channel."""
-    return f"daily:{date}:{difficulty}"
 
 
 def sort_key(e: Entry) -> str:
@@ -260,7 +206,7 @@ class DailyChallenge:
     # -- players -----------------------------------------------------------------------
 
     async def profile(self, token: str) -> tuple[Profile, int] | None:
-        (doc,) = await self.store.read(_profile_group(token), ["profile"])
+        (doc,) = await self.store.read(profile_group(token), ["profile"])
         return None if doc is None else (_profile.decode(doc.data), doc.version)
 
     async def start(self, session: Session, msg: p.Daily) -> list[dict[str, Any]]:
@@ -282,7 +228,7 @@ class DailyChallenge:
             profile.name = name
         assert token is not None
         ok = await self.store.commit(
-            _profile_group(token), expect={"profile": version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
+            profile_group(token), expect={"profile": version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
         )
         if not ok:
             raise ProtocolError("busy", "your profile changed meanwhile; try again")
@@ -409,10 +355,6 @@ def current_streak(profile: Profile, today: str) -> int:
 
 def _public(e: Entry) -> dict[str, Any]:
     return {"name": e.name, "time_ms": e.time_ms, "moves": e.moves, "player": e.player, "room": e.room}
-
-
-def _profile_group(token: str) -> str:
-    return "player:" + token_key(token)[2:]
 
 
 def _dump(obj: Any) -> str:

@@ -68,7 +68,9 @@ class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=
 class Create(_Msg, tag="create", frozen=True):
     """Create a room and take its first seat as the host; ``ghosts``: games on the record to
     race again (their deal and difficulty are the room's). ``device`` (in ``join`` and
-    ``daily`` too): the page's secret device key, under which the player's games are listed."""
+    ``daily`` too): the page's secret device key, under which the player's games are listed.
+    ``token``: the daily player's token, with which today's daily games may be raced by a
+    player ranked on that day's board."""
 
     name: Name
     difficulty: Difficulty = "medium"
@@ -77,6 +79,7 @@ class Create(_Msg, tag="create", frozen=True):
     listed: bool = True
     ghosts: Ghosts = msgspec.field(default_factory=list)
     device: DeviceKey | None = None
+    token: Token | None = None
 
 
 class Join(_Msg, tag="join", frozen=True):

@@ -112,10 +112,22 @@ def utc_date(ms: int) -> str:
     return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).date().isoformat()
 
 
+def daily_day(record: Record) -> str | None:
+    """The day of the daily deal ``record`` was played on (an attempt, or a race on that
+    deal: its seed names the day), or None."""
+    if record.daily_date:
+        return record.daily_date
+    if isinstance(record.deal, str) and record.deal.startswith("daily:"):
+        return record.deal.split(":")[1]
+    return None
+
+
 def kept_back(record: Record, today: str) -> bool:
-    """Whether ``record`` is a daily challenge game of a day not over yet (``today``: the
-    UTC date): such a game shows its deal's line, so no one may watch or race it."""
-    return record.kind == "daily" and (record.daily_date or today) >= today
+    """Whether ``record`` is a game of a daily deal whose day is not over yet (``today``: the
+    UTC date): such a game shows the deal's line, so no one may watch or race it (but a
+    player already on that day's board: see :func:`race.players.ranked_on`)."""
+    day = daily_day(record)
+    return day is not None and day >= today
 
 
 def new_id() -> str:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from race.record import Record, kept_back, utc_date
+from race.players import PlayerStore, ranked_on
+from race.record import Record, daily_day, kept_back, utc_date
 from race.record import decode as decode_record
 from race.replays import replay_result, replay_view
 from race.rooms import device_id, normalise_code
@@ -65,7 +66,11 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
     return {"games": listed_games, "best": best, "rivals": rivals}
 
 
-def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
+class RecordStore(Records, PlayerStore, Protocol):
+    """What the record's reads work with (a daily player's board, to show them that day's games)."""
+
+
+def record_routes(store: RecordStore, today: Callable[[], str]) -> list[Route]:
     """The routes, reading ``store``; ``today()``: the server's UTC date."""
 
     async def replay(request: Request) -> Response:
@@ -80,8 +85,11 @@ def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
         if data is None:
             return JSONResponse({"error": "There is no such replay (it may have expired)."}, status_code=404)
         record = decode_record(data)
-        if kept_back(record, today()):
-            error = "A daily challenge game can be watched once its day is over (midnight UTC)."
+        if not await _may_see(record, request):
+            error = (
+                "A daily challenge game can be watched once its day is over (midnight UTC), "
+                "or by a player with a result on that day's board."
+            )
             return JSONResponse({"error": error}, status_code=403, headers={"Cache-Control": "no-store"})
         return JSONResponse(replay_view(record), headers={"Cache-Control": "public, max-age=3600"})
 
@@ -92,20 +100,24 @@ def record_routes(store: Records, today: Callable[[], str]) -> list[Route]:
         if not ROOM_CODE.fullmatch(code):
             return JSONResponse({"error": "a room code is letters and digits"}, status_code=400)
         code = normalise_code(code)
-        return await _listing(room_listing(code), {"room": code})
-
-    async def _listing(key: str, head: dict[str, Any]) -> Response:
         try:
-            ids = await store.record_list(key, 0, ROOM_GAMES)
+            ids = await store.record_list(room_listing(code), 0, ROOM_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
+            games = []
+            for rid, data in found:
+                if data is not None and await _may_see(record := decode_record(data), request):
+                    games.append(listed(rid, record))
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
-        now = today()
-        games = []
-        for rid, data in found:
-            if data is not None and not kept_back(record := decode_record(data), now):
-                games.append(listed(rid, record))
-        return JSONResponse({**head, "replays": games}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"room": code, "replays": games}, headers={"Cache-Control": "no-store"})
+
+    async def _may_see(record: Record, request: Request) -> bool:
+        """A daily deal's game of today only for a player already on that day's board (their
+        token in ``X-Player-Token``); any other game for anyone."""
+        if not kept_back(record, today()):
+            return True
+        token = request.headers.get("x-player-token")
+        return await ranked_on(store, token, daily_day(record) or today(), record.difficulty)
 
     async def me(request: Request) -> Response:
         """The games played from the device whose key is in ``X-Device-Key``."""

@@ -10,9 +10,10 @@ import msgspec
 from race import protocol as p
 from race.engine import Game
 from race.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
+from race.players import ranked_on
 from race.protocol import ProtocolError
+from race.record import daily_day, kept_back, utc_date
 from race.record import decode as decode_record
-from race.record import kept_back, utc_date
 from race.rooms import (
     MAX_PLAYERS,
     Kind,
@@ -79,8 +80,14 @@ class LobbyActions(ServiceBase):
             if data is None:
                 raise ProtocolError("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
             record = decode_record(data)
-            if kept_back(record, today):
-                raise ProtocolError("kept_back", "a daily challenge game can be raced once its day is over")
+            if kept_back(record, today) and not await ranked_on(
+                self.store, msg.token, daily_day(record) or today, record.difficulty
+            ):
+                raise ProtocolError(
+                    "kept_back",
+                    "a daily challenge game of today can be raced once the day is over, "
+                    "or by a player with a result on that day's board",
+                )
             records.append(record)
         try:
             deal, difficulty, ghosts = ghosts_of(records)

@@ -281,8 +281,8 @@ class Store(ABC):
     async def record_list(self, key: str, start: int, count: int) -> list[str]: ...
 
 
-class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Records, Protocol):
-    """What the room service works with."""
+class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Records, Leaderboards, Protocol):
+    """What the room service works with (the daily boards only to look a player up on one)."""
 
 
 class PresenceStore(Presences, Broadcast, Protocol):

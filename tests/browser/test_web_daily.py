@@ -215,6 +215,14 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     expect(row).to_have_count(1)
     expect(row.locator(".name")).to_have_text(NAME)
 
+    # On today's board, the winner may race their own game of today again (no one else may
+    # see it before the day is over): a solo race on the day's deal, against that ghost.
+    expect(vp.get_by_test_id("race-best")).to_have_count(0)
+    wp.get_by_test_id("race-best").click()
+    expect(wp.get_by_test_id("lobby-ghosts")).to_contain_text(NAME)
+    ghost_room = winner.received_types("joined")[-1]["room"]
+    assert ghost_room["kind"] == "race" and ghost_room["deal"] == seed and ghost_room["ghosts"][0]["home"][-1] == 104
+
 
 def start_attempt(tab: Tab, name: str) -> str:
     """Start today's easy attempt on the daily page; returns today's date (the server's).

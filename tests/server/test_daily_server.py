@@ -69,6 +69,28 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{b.url}/api/replays/{rid}", timeout=10)
         assert refused.value.code == 403 and "once its day is over" in json.loads(refused.value.read())["error"]
+        refused.value.close()
+
+        # A player on that day's board may watch it, and race it as a ghost; one who is not, may not.
+        mine = {"X-Player-Token": joined["token"]}
+        with urllib.request.urlopen(urllib.request.Request(f"{a.url}/api/rooms/{code}/replays", headers=mine)) as r:
+            assert [g["id"] for g in json.loads(r.read())["replays"]] == [rid]
+        with urllib.request.urlopen(urllib.request.Request(f"{b.url}/api/replays/{rid}", headers=mine)) as r:
+            assert json.loads(r.read())["deal"] == seed
+        theirs = {"X-Player-Token": other["token"]}  # Bob has an attempt, but no result
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(f"{b.url}/api/replays/{rid}", headers=theirs))
+        assert refused.value.code == 403
+        refused.value.close()
+        cat = await Client.connect(b.ws_url)
+        denied = await cat.request(
+            {"type": "create", "name": "Cat", "ghosts": [rid], "token": other["token"]}, "joined"
+        )
+        assert (denied["type"], denied["code"]) == ("error", "kept_back"), denied
+        race = await cat.request({"type": "create", "name": "Cat", "ghosts": [rid], "token": joined["token"]}, "joined")
+        assert race["type"] == "joined" and race["room"]["deal"] == seed and race["room"]["kind"] == "race"
+        assert race["room"]["ghosts"][0]["finished_ms"] == state["finished_ms"]
+        await cat.close()
     finally:
         a.stop()
         b.stop()

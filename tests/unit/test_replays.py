@@ -83,5 +83,7 @@ def test_a_daily_game_is_secret_until_its_day_is_over() -> None:
     )
     assert kept_back(daily, "2026-12-03")
     assert not kept_back(daily, "2026-12-04")
-    race = msgspec.structs.replace(daily, kind="race", daily_date=None)
+    race = msgspec.structs.replace(daily, kind="race", daily_date=None, deal=5)
     assert not kept_back(race, "2026-12-03")
+    on_the_daily_deal = msgspec.structs.replace(daily, kind="race", daily_date=None)  # a ghost race, say
+    assert kept_back(on_the_daily_deal, "2026-12-03") and not kept_back(on_the_daily_deal, "2026-12-04")

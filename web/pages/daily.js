@@ -7,6 +7,7 @@
 // token), the public player id, the display name, the difficulty and the current attempt.
 
 import { deviceKey } from "../device.js";
+import { newestGame, raceGhosts } from "../ghostrace.js";
 import { fill, h, store, toast, tokenKey } from "../dom.js";
 import { phase } from "../model/select.js";
 import { isOut } from "../model/words.js";
@@ -206,7 +207,16 @@ class DailyPage {
   }
 
   renderStanding() {
-    drawStanding(this.standing, this.streak ?? 0, this.mine);
+    const leader = this.boards.today?.entries[0] ?? null;
+    drawStanding(this.standing, this.streak ?? 0, this.mine, { leader, race: (room) => this.raceGhost(room) });
+  }
+
+  /** Race again the game of today's attempt in ``room`` (allowed: I am on today's board). */
+  async raceGhost(room) {
+    const id = await newestGame(room, this.token).catch(() => null);
+    if (!id) return toast("That game is not on the record yet; try again in a moment.", "error");
+    this.ghostLink?.close();
+    this.ghostLink = raceGhosts({ name: store.get(KEY.name) || "Player", ids: [id], token: this.token, navigate: this.navigate });
   }
 
   // -- attempts --------------------------------------------------------------------------

@@ -7,11 +7,10 @@
 // to the start and the end.
 
 import { BoardView } from "../board/board.js";
-import { deviceKey } from "../device.js";
-import { fill, h, NAME_KEY, nameInput, store, toast, tokenKey } from "../dom.js";
+import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { raceGhosts } from "../ghostrace.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, formatMs, TOTAL } from "../model/words.js";
-import { Link } from "../net.js";
 import { fetchReplay } from "../replays.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
@@ -159,22 +158,11 @@ class ReplayView {
   raceGhosts(name) {
     this.raceButton.disabled = true;
     this.link?.close();
-    const link = (this.link = new Link({
-      onOpen: () => link.send({ type: "create", name, ghosts: this.ids, device: deviceKey() }),
-      onMessage: (m) => {
-        if (m.type === "joined") {
-          store.set(tokenKey(m.room.code), m.token);
-          this.link = null;
-          this.navigate(`/r/${m.room.code}`, { link, joined: m });
-        } else if (m.type === "error") {
-          toast(m.message, "error");
-          this.raceButton.disabled = false;
-          link.close();
-          this.link = null;
-        }
-      },
-    }));
-    link.connect();
+    const navigate = (path, handoff) => {
+      this.link = null; // handed to the race's page: leaving this one must not close it
+      this.navigate(path, handoff);
+    };
+    this.link = raceGhosts({ name, ids: this.ids, navigate, done: () => (this.raceButton.disabled = false) });
   }
 
   links(first, many) {

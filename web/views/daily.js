@@ -94,8 +94,11 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   fill(el, rankingTable(rows, { me, resultHref }));
 }
 
-/** The streak and my rank today (``mine``: my entry). */
-export function drawStanding(el, streak, mine) {
+/** The streak and my rank today (``mine``: my entry); once I am on today's board, ``race(room)``
+ * races again the game of the leader (``leader``: the board's first entry) or my own. */
+export function drawStanding(el, streak, mine, { leader = null, race = null } = {}) {
+  const ghost = (testid, room, words) => h("button", { type: "button", class: "small", "data-testid": testid, onclick: () => race(room) }, words);
+  const ghosts = mine && race ? [leader && leader.player !== mine.player ? ghost("race-leader", leader.room, `Race ${leader.name}’s ghost`) : null, ghost("race-best", mine.room, "Race your best")] : [];
   fill(
     el,
     h("span", { class: "stat-chip", "data-testid": "streak", "data-streak": String(streak) }, h("span", { class: "label" }, "Streak"), ` ${streak} day${streak === 1 ? "" : "s"}`),
@@ -105,6 +108,7 @@ export function drawStanding(el, streak, mine) {
       h("span", { class: "label" }, "My rank"),
       mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}` : " not ranked today yet",
     ),
+    ghosts,
   );
 }
 
