@@ -28,7 +28,7 @@ from race.connection import Connection, SeatBuckets, watch_for_stalls
 from race.daily import DailyChallenge
 from race.hub import Hub
 from race.presence import Presence
-from race.record_api import record_routes
+from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
 from race.service import RaceService
 from race.settings import Settings
@@ -185,11 +185,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         svg = share.qr_svg(f"{_share_base(request)}/r/{normalise_code(code)}")
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
+    async def me_qr(request: Request) -> Response:
+        """A QR code of the link that opens this device's games on another (``/me#key=…``);
+        the key comes in the ``X-Device-Key`` header, never in an address a log keeps."""
+        key = request.headers.get("x-device-key", "")
+        if not DEVICE_KEY.fullmatch(key):
+            return JSONResponse({"error": "send the device key in the X-Device-Key header"}, status_code=400)
+        svg = share.qr_svg(f"{_share_base(request)}/me#key={key}")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
     routes: list[Route | WebSocketRoute | Mount] = [
         WebSocketRoute("/ws", websocket),
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
         Route("/api/rooms/{code}/qr.svg", room_qr),
+        Route("/api/me/qr.svg", me_qr),
         Route("/api/rooms/{code}", room),
         *record_routes(store, daily.today),
         Route("/api/daily", leaderboard),

@@ -246,6 +246,7 @@ def test_my_games_list_the_race_and_move_to_another_device(browsing: Browsing) -
     expect(games.first).to_contain_text("(resigned)")
     folder = OUTPUT / browsing.test_name
     folder.mkdir(parents=True, exist_ok=True)
+    expect(page.get_by_test_id("me-qr")).to_be_visible()  # the link as a QR code, for a phone's camera
     page.screenshot(path=str(folder / "me-laptop.png"), full_page=True)
 
     # Another device, given this one's link, shows the same games once it takes the key.

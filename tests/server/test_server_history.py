@@ -68,6 +68,10 @@ async def test_a_players_games_are_listed_by_their_device_key_alone(served: Serv
             refused = await http.get("/api/me", headers=bad)
             assert refused.status_code == 400 and "X-Device-Key" in refused.json()["error"]
         replay = (await http.get(f"/api/replays/{game['id']}")).text
+        qr = await http.get("/api/me/qr.svg", headers={"X-Device-Key": ann_key})
+        assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+        assert f"/me#key={ann_key}" in qr.text  # (its title: the link it holds)
+        assert (await http.get("/api/me/qr.svg")).status_code == 400
 
     # The key, and what the server keeps of it, reach no one.
     seen = json.dumps([created, joined, over, replay, mine])

@@ -123,12 +123,21 @@ class MeView {
   move() {
     const url = `${location.origin}/me#key=${deviceKey()}`;
     const share = shareButton({ testid: "me-move", label: "Share the link", copyLabel: "Copy the link", data: () => ({ title: "My Crescent Race games", url }) });
+    const qr = h("img", { class: "qr", alt: "A QR code of the link", "data-testid": "me-qr", width: "160", height: "160", hidden: true });
+    fetch("/api/me/qr.svg", { headers: { "X-Device-Key": deviceKey() }, signal: this.abort.signal })
+      .then((r) => (r.ok ? r.blob() : null))
+      .then((blob) => {
+        if (!blob) return;
+        qr.src = URL.createObjectURL(blob);
+        qr.hidden = false;
+      })
+      .catch(() => {});
     return h(
       "section",
-      { class: "card-panel" },
+      { class: "card-panel me-move" },
       h("h2", {}, "On another device"),
-      h("p", { class: "muted" }, "Open this link on your other device to see these games there too. Keep it to yourself: whoever has it sees your games."),
-      share,
+      h("p", { class: "muted" }, "Open this link on your other device, or scan the code with its camera, to see these games there too. Keep it to yourself: whoever has it sees your games."),
+      h("div", { class: "me-move-row" }, share, qr),
     );
   }
 }
