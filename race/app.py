@@ -32,6 +32,7 @@ from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
 from race.service import RaceService
 from race.settings import Settings
+from race.solver_lines import SolverLines
 from race.store import Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
+    solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
     service = RaceService(
         store,
         countdown_ms=int(settings.countdown_seconds * 1000),
@@ -48,6 +50,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         host_away_ms=int(settings.host_away_seconds * 1000),
         record_ttl=int(settings.record_keep_days * 86400),
         daily_record_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
+        solver_lines=solver_lines,
     )
     hub = Hub(store, clock=service.clock)
     service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
@@ -81,6 +84,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await presence.stop()
         await hub.stop()
         daily.close()
+        solver_lines.close()
         await store.close()
 
     def origin_ok(ws: WebSocket) -> bool:
@@ -201,7 +205,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/rooms/{code}/qr.svg", room_qr),
         Route("/api/me/qr.svg", me_qr),
         Route("/api/rooms/{code}", room),
-        *record_routes(store, daily.today),
+        *record_routes(store, daily.today, solver_lines),
         Route("/api/daily", leaderboard),
         Route("/api/{rest:path}", _api_unknown),  # never the client's files: see _api_unknown
     ]

@@ -10,16 +10,18 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from race.players import PlayerStore, ranked_on
+from race.players import PlayerStore, board_group, ranked_on
 from race.record import Record, daily_day, kept_back, utc_date
 from race.record import decode as decode_record
 from race.replays import replay_result, replay_view
 from race.rooms import device_id, normalise_code
 from race.service.recording import device_listing, room_listing
+from race.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
 
 RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
@@ -70,8 +72,17 @@ class RecordStore(Records, PlayerStore, Protocol):
     """What the record's reads work with (a daily player's board, to show them that day's games)."""
 
 
-def record_routes(store: RecordStore, today: Callable[[], str]) -> list[Route]:
-    """The routes, reading ``store``; ``today()``: the server's UTC date."""
+def record_routes(store: RecordStore, today: Callable[[], str], lines: SolverLines | None = None) -> list[Route]:
+    """The routes, reading ``store``; ``today()``: the server's UTC date; ``lines``: where
+    the solver's lines for race deals are kept (a daily deal's is kept with the deal)."""
+
+    async def solver_moves(record: Record) -> int | None:
+        """The length of the solver's line for the record's deal, when one is known."""
+        day = daily_day(record)
+        if day is not None and isinstance(record.deal, str):
+            (doc,) = await store.read(board_group(day, record.difficulty), ["deal"])
+            return len(msgspec.json.decode(doc.data, type=dict[str, Any])["line"]) if doc else None
+        return await lines.length(record.deal, record.difficulty) if lines is not None else None
 
     async def replay(request: Request) -> Response:
         """One game on the record, as the replay page draws it."""
@@ -91,7 +102,8 @@ def record_routes(store: RecordStore, today: Callable[[], str]) -> list[Route]:
                 "or by a player with a result on that day's board."
             )
             return JSONResponse({"error": error}, status_code=403, headers={"Cache-Control": "no-store"})
-        return JSONResponse(replay_view(record), headers={"Cache-Control": "public, max-age=3600"})
+        view = {**replay_view(record), "solver_moves": await solver_moves(record)}
+        return JSONResponse(view, headers={"Cache-Control": "no-cache"})
 
     async def room_replays(request: Request) -> Response:
         """The games on the record of a room's rounds, newest first (a daily attempt's only
@@ -103,10 +115,13 @@ def record_routes(store: RecordStore, today: Callable[[], str]) -> list[Route]:
         try:
             ids = await store.record_list(room_listing(code), 0, ROOM_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
-            games = []
+            games, lengths = [], {}
             for rid, data in found:
                 if data is not None and await _may_see(record := decode_record(data), request):
-                    games.append(listed(rid, record))
+                    deal = (record.deal, record.difficulty)
+                    if deal not in lengths:
+                        lengths[deal] = await solver_moves(record)
+                    games.append({**listed(rid, record), "solver_moves": lengths[deal]})
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
         return JSONResponse({"room": code, "replays": games}, headers={"Cache-Control": "no-store"})

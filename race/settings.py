@@ -31,6 +31,9 @@ class Settings:
     #: How long a race's games stay on the record (a daily attempt's: as long as its day's
     #: leaderboard, ``daily_keep_days``).
     record_keep_days: float = 30.0
+    #: The node budget of the search for a finished race's deal's line ("solver: N moves"
+    #: beside its results); 0: no search.
+    solver_node_limit: int = 200_000
     daily_node_limit: int = 200_000
     daily_warm: bool = True
     ws_compression: str = "deflate"
@@ -98,6 +101,7 @@ class Settings:
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
             record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
+            solver_node_limit=int(num("SOLVER_NODE_LIMIT", cls.solver_node_limit)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,

@@ -20,6 +20,7 @@ from race.protocol import ProtocolError
 from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
 from race.service.recording import keep_records
 from race.service.repo import Change, Room, transact
+from race.solver_lines import SolverLines
 from race.store import Doc, RoomStore, StoreUnavailable
 from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
 
@@ -104,11 +105,14 @@ class ServiceBase:
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
         record_ttl: int = 30 * 86400,
         daily_record_ttl: int = 31 * 86400,
+        solver_lines: SolverLines | None = None,
     ) -> None:
         self.store = store
         #: Seconds a race's (and a daily attempt's) games are kept on the record (see
         #: :func:`race.service.recording.keep_records`).
         self.record_ttl, self.daily_record_ttl = record_ttl, daily_record_ttl
+        #: Where a finished race's deal is handed for the solver's line (off the request path).
+        self.solver_lines = solver_lines
         self.clock = clock
         self.countdown_ms = countdown_ms
         #: The most moves a game's history may hold: the room stores the whole history (for
@@ -178,6 +182,8 @@ class ServiceBase:
         await self._unlist(code)
         ttl = self.daily_record_ttl if meta.kind is Kind.DAILY else self.record_ttl
         await keep_records(self.store, code, meta, seats, ttl)
+        if self.solver_lines is not None and meta.kind is Kind.RACE:
+            self.solver_lines.look_for(meta.deal, meta.difficulty)
         return True
 
     # -- listings ------------------------------------------------------------------

@@ -134,6 +134,18 @@ def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
     assert shown(page) == engine_board(acts)
     page.screenshot(path=str(folder / "replay-laptop.png"), full_page=True)
 
+    # The solver's line for the deal, its length, beside the game (found once the race was over).
+    async def solved() -> None:
+        async with asyncio.timeout(60):
+            while httpx.get(f"{server.url}/api/replays/{replay_id}").json()["solver_moves"] is None:
+                await asyncio.sleep(0.1)  # (a worker's search: nothing to wait on but its result)
+
+    replay_id = page.url.rsplit("/", 1)[1]
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, solved()).result(timeout=90)
+    page.reload()
+    expect(page.get_by_test_id("solver-moves")).to_have_text(re.compile(r"^ · solver: \d+ moves$"))
+
     # The whole race on one timeline: at the end Bob's game is won, on the engine's board.
     assert race_href
     page.goto(race_href)

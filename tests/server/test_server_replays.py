@@ -3,6 +3,7 @@ and reads back over HTTP as a replay: on the embedded store and on Redis."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ from redis.asyncio import Redis
 from race.engine import Game
 from race.record import check, decode
 from race.rooms import board
+from race.solver_lines import line_length
 from race.store import open_store
 from tests.support.processes import Client, Server
 from tests.support.web import winning_line
@@ -91,6 +93,14 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
         for move in line["moves"][:50]:
             game.play(move)
         assert applied(view, 53) == board(game)
+        # The solver's line for the deal, looked for in a worker once the race was over.
+        expected = line_length(line["deal"], line["difficulty"], 200_000)
+        assert expected is not None
+        async with asyncio.timeout(60):
+            while (await http.get(f"/api/replays/{by_name['Ann']['id']}")).json()["solver_moves"] is None:
+                await asyncio.sleep(0.1)  # (a worker process's search: nothing to wait on but its result)
+        listed = (await http.get(f"/api/rooms/{code}/replays")).json()["replays"]
+        assert [g["solver_moves"] for g in listed] == [expected, expected]
         assert (await http.get("/api/replays/nonexistent0")).status_code == 404
         assert (await http.get("/api/replays/..%2f..%2fx")).status_code in (400, 404)
 
