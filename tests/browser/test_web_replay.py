@@ -22,6 +22,7 @@ from tests.support.web import BOARD_JS, OUTPUT, Browsing, solo_race
 from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
+SERVER_ENV = {"SOLVER_NODE_LIMIT": "200000"}  # the solver's line for a finished race's deal
 
 DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line (Bob plays it)
 

@@ -25,7 +25,12 @@ def served(request: pytest.FixtureRequest) -> Iterator[tuple[Server, str]]:
     """A server, and the URL of its store."""
     url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
     s = Server(
-        url, COUNTDOWN_SECONDS="0.3", RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000", RECORD_KEEP_DAYS="2"
+        url,
+        COUNTDOWN_SECONDS="0.3",
+        RATE_LIMIT_PER_SECOND="1000",
+        RATE_LIMIT_BURST="1000",
+        RECORD_KEEP_DAYS="2",
+        SOLVER_NODE_LIMIT="200000",
     )
     yield s, url
     s.stop()

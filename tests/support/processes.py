@@ -166,6 +166,7 @@ class Server:
             "REDIS_URL": store_url,
             "COUNTDOWN_SECONDS": "0",
             "DAILY_WARM": "0",  # no background solving unless a test asks for it
+            "SOLVER_NODE_LIMIT": "0",  # nor the solver's lines of finished races
             # Every test's clients come from 127.0.0.1: a test of the limit sets its own.
             "ROOMS_PER_MINUTE_PER_IP": "100000",
             "LOG_LEVEL": "INFO",
