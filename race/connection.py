@@ -25,8 +25,8 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from race import protocol as p
-from race.daily import board_group
 from race.hub import REPLACED, Hub
+from race.players import board_group
 from race.presence import Presence, member_id
 from race.protocol import ProtocolError
 from race.rooms import normalise_code

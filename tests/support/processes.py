@@ -183,7 +183,11 @@ class Server:
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
 
     def stop(self) -> None:
+        """Stop the server; every game it put on the record replayed to its result through
+        the engine (it logs, and keeps nothing of, one that did not)."""
         self.process.stop()
+        unkept = [line for line in self.process.lines if "is not kept on the record" in line]
+        assert not unkept, "games that did not replay through the engine:\n" + "\n".join(unkept)
 
     def kill(self) -> None:
         self.process.kill()
