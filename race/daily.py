@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import multiprocessing
 import secrets
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -36,6 +35,7 @@ from race.record import utc_date
 from race.rooms import Kind, Meta, Seat, Status, device_id
 from race.service import RaceService, Session
 from race.store import DailyStore, StoreUnavailable
+from race.workers import stop_pool, worker_pool
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64
@@ -167,24 +167,15 @@ class DailyChallenge:
         if self._closed:
             raise ProtocolError("unavailable", "the server is stopping; try again in a moment")
         if self._executor is None:
-            # A fresh interpreter, not a fork of this one with its event loop and sockets.
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = worker_pool()
         return self._executor
 
     def close(self) -> None:
         self._closed = True
         for choosing in list(self._computing.values()):
             choosing.cancel()
-        if self._executor is None:
-            return
-        # Stop the worker now rather than wait out a solve (a hard candidate can take most of
-        # a minute), and reap it so that it is not left behind, orphaned.
-        workers = list(getattr(self._executor, "_processes", {}).values())
-        for worker in workers:
-            worker.terminate()
-        self._executor.shutdown(wait=True, cancel_futures=True)
-        for worker in workers:
-            worker.join(timeout=5)
+        if self._executor is not None:
+            stop_pool(self._executor)
 
     async def warm(self) -> None:
         """Choose today's and tomorrow's deals before anyone asks, then again after each

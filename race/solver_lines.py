@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from race.engine import Game
 from race.solver import solve
 from race.store import Documents, StoreUnavailable
+from race.workers import stop_pool, worker_pool
 
 log = logging.getLogger(__name__)
 GROUP = "solver-lines"  # the store group of the lengths found
@@ -82,8 +82,7 @@ class SolverLines:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            # A fresh interpreter, not a fork of this one with its event loop and sockets.
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = worker_pool()
         return self._executor
 
     def close(self) -> None:
@@ -91,11 +90,5 @@ class SolverLines:
         self._closed = True
         for task in list(self._working.values()):
             task.cancel()
-        if self._executor is None:
-            return
-        workers = list(getattr(self._executor, "_processes", {}).values())
-        for worker in workers:
-            worker.terminate()
-        self._executor.shutdown(wait=True, cancel_futures=True)
-        for worker in workers:
-            worker.join(timeout=5)
+        if self._executor is not None:
+            stop_pool(self._executor)
