@@ -30,7 +30,7 @@ from race.hub import Hub
 from race.presence import Presence
 from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
-from race.service import RaceService
+from race.service import RaceService, now_ms
 from race.settings import Settings
 from race.solver_lines import SolverLines
 from race.store import Store, StoreUnavailable, open_store
@@ -42,8 +42,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
+    # The hub, the service and the daily challenge call on one another: each is handed the
+    # others' methods when it is made (a closure for one made after it), and nothing is
+    # assigned onto any of them afterwards.
+    hub = Hub(store, clock=now_ms, on_room=lambda code, message: service.follow(code, message))
     service = RaceService(
         store,
+        clock=now_ms,
+        on_deadline=hub.schedule,
+        on_moot=hub.unschedule,
+        on_daily_finish=lambda meta, seat: daily.record(meta, seat),
         countdown_ms=int(settings.countdown_seconds * 1000),
         max_game_moves=settings.max_game_moves,
         rooms_per_minute=settings.rooms_per_minute_per_ip,
@@ -52,9 +60,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         daily_record_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
         solver_lines=solver_lines,
     )
-    hub = Hub(store, clock=service.clock)
-    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
-    hub.on_room = service.follow
     presence = Presence(
         store,
         ttl=settings.presence_ttl,
@@ -116,7 +121,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "host_away_ms": service.host_away_ms,
                 "share_origin": settings.share_origin,
             }
-            connection = Connection(ws, hub, service, settings, presence, seat_buckets, ip)
+            connection = Connection(ws, hub, service, daily, settings, presence, seat_buckets, ip)
             live.add(connection)
             try:
                 await connection.run(greeting)

@@ -25,6 +25,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from race import protocol as p
+from race.daily import DailyChallenge
 from race.hub import REPLACED, Hub
 from race.players import board_group
 from race.presence import Presence, member_id
@@ -94,12 +95,13 @@ class Connection:
         ws: WebSocket,
         hub: Hub,
         service: RaceService,
+        daily: DailyChallenge | None,
         settings: Settings,
         presence: Presence,
         seat_buckets: SeatBuckets,
         address: str,
     ) -> None:
-        self.ws, self.hub, self.service, self.settings = ws, hub, service, settings
+        self.ws, self.hub, self.service, self.daily, self.settings = ws, hub, service, daily, settings
         self.presence, self.seat_buckets = presence, seat_buckets
         self.id = secrets.token_hex(8)
         self.session = Session(self.id, address=address)
@@ -293,9 +295,9 @@ class Connection:
 
     async def _dispatch(self, msg: p.ClientMessage) -> None:
         following: str | None = None  # a leaderboard this message starts to follow
-        if isinstance(msg, p.Leaderboard) and self.service.daily is not None:
+        if isinstance(msg, p.Leaderboard) and self.daily is not None:
             # Follow the board's updates from before it is read, so none falls between.
-            group = board_group(msg.date or self.service.daily.today(), msg.difficulty)
+            group = board_group(msg.date or self.daily.today(), msg.difficulty)
             if group in self.groups:
                 self.groups[group] = self.groups.pop(group)  # the most recently asked for: kept longest
             else:
@@ -309,7 +311,10 @@ class Connection:
             joining = normalise_code(msg.room)
             await self.hub.join(joining, self)
         try:
-            replies = await self.service.handle(self.session, msg)
+            if isinstance(msg, p.Daily | p.Leaderboard) and self.daily is not None:
+                replies = await self.daily.handle(self.session, msg)
+            else:
+                replies = await self.service.handle(self.session, msg)
         except BaseException:
             if joining is not None and self.session.room is None:
                 await self.hub.leave(joining, self)

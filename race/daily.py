@@ -103,8 +103,6 @@ class DailyChallenge:
         self._executor = executor
         self._closed = False
         self._computing: dict[str, asyncio.Future[tuple[str, list[str]]]] = {}
-        service.daily = self
-        service.on_daily_finish = self.record
 
     def today(self) -> str:
         return utc_date(self.clock())

@@ -67,12 +67,18 @@ def _now_ms() -> int:
 
 
 class Hub:
-    def __init__(self, store: Broadcast, *, clock: Callable[[], int] = _now_ms) -> None:
+    def __init__(
+        self,
+        store: Broadcast,
+        *,
+        clock: Callable[[], int] = _now_ms,
+        on_room: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock  # server milliseconds, the clock the scheduled times are on
         #: Called with every ``room`` snapshot that reaches this process (the service follows
         #: the room's deadlines with it).
-        self.on_room: Callable[[str, str], None] | None = None
+        self.on_room = on_room
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}

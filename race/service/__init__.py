@@ -1,13 +1,13 @@
 """The room service: every player and spectator action, as read -> validate -> commit.
 
 Each action reads the documents it needs, checks them with :mod:`race.rooms` and the engine,
-and commits through :meth:`Store.commit` naming the versions it read, so a concurrent change
+and commits (:mod:`race.service.repo`) naming the versions it read, so a concurrent change
 (another tab, another process) can never be overwritten: the action is retried on the fresh
 state, or refused as stale when the player's own game moved on. Broadcasts are published by
 the same commit. Errors are :class:`ProtocolError`; nothing is written when one is raised.
 """
 
-from race.service.base import LISTING, DailyHandler, LastMove, Role, Session, now_ms
+from race.service.base import LISTING, LastMove, Role, Session, now_ms
 from race.service.dispatch import RaceService
 
-__all__ = ["LISTING", "DailyHandler", "LastMove", "RaceService", "Role", "Session", "now_ms"]
+__all__ = ["LISTING", "LastMove", "RaceService", "Role", "Session", "now_ms"]

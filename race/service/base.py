@@ -10,11 +10,10 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
-from race import protocol as p
 from race.engine import Game
 from race.protocol import ProtocolError
 from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
@@ -40,12 +39,6 @@ _enc = msgspec.json.Encoder()
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-class DailyHandler(Protocol):
-    def today(self) -> str: ...
-
-    async def handle(self, session: Session, msg: p.Daily | p.Leaderboard) -> list[dict[str, Any]]: ...
 
 
 class Role(StrEnum):
@@ -103,6 +96,8 @@ class ServiceBase:
         rooms_per_minute: float | None = None,
         host_away_ms: int = HOST_AWAY_MS,
         on_deadline: Callable[[str, int, Callable[[str], Coroutine[Any, Any, object]]], None] | None = None,
+        on_moot: Callable[[str], None] | None = None,
+        on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None,
         record_ttl: int = 30 * 86400,
         daily_record_ttl: int = 31 * 86400,
         solver_lines: SolverLines | None = None,
@@ -126,11 +121,10 @@ class ServiceBase:
         self.host_away_ms = host_away_ms
         #: Called with a room whose timed events are all moot (its race is over, or a new
         #: round waits in its lobby).
-        self.on_moot: Callable[[str], None] | None = None
-        #: Called with a daily attempt's meta and seat when it is won (set by race.daily).
-        self.on_daily_finish: Callable[[Meta, Seat], Awaitable[None]] | None = None
-        #: Handles daily-challenge messages (set by race.daily).
-        self.daily: DailyHandler | None = None
+        self.on_moot = on_moot
+        #: Called with a daily attempt's meta and seat when it is won (the daily challenge
+        #: posts it to its leaderboard).
+        self.on_daily_finish = on_daily_finish
         # live_rooms' last reading (when it began, the list's generation then, its limit, the
         # rooms) and the reading under way: a change of the list by this process bumps the
         # generation, and an answer from an older one is not used again.

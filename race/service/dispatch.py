@@ -26,10 +26,8 @@ class RaceService(LobbyActions, RaceActions):
                 return await self.resume(session, msg)
             case p.Watch():
                 return await self.watch(session, msg)
-            case p.Daily() | p.Leaderboard():
-                if self.daily is None:
-                    raise ProtocolError("unavailable", "the daily challenge is not available on this server")
-                return await self.daily.handle(session, msg)
+            case p.Daily() | p.Leaderboard():  # the connection hands these to the daily challenge
+                raise ProtocolError("unavailable", "the daily challenge is not available on this server")
         if session.role is None:
             raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
         if isinstance(msg, p.Sync):

@@ -54,13 +54,17 @@ def pool() -> Any:
 
 
 def challenge(store: Store, clock: Clock, pool: Executor, keep_days: int = 30) -> DailyChallenge:
-    service = RaceService(store, clock=clock, countdown_ms=0)
-    return DailyChallenge(store, service, clock=clock, keep_days=keep_days, node_limit=NODE_LIMIT, executor=pool)
+    """A daily challenge and its service, wired as the app wires them."""
+    service = RaceService(
+        store, clock=clock, countdown_ms=0, on_daily_finish=lambda meta, seat: daily.record(meta, seat)
+    )
+    daily = DailyChallenge(store, service, clock=clock, keep_days=keep_days, node_limit=NODE_LIMIT, executor=pool)
+    return daily
 
 
 async def attempt(daily: DailyChallenge, name: str, token: str | None = None) -> tuple[Session, dict[str, Any]]:
     session = Session(f"conn-{name}")
-    (joined,) = await daily.service.handle(session, p.Daily(name=name, difficulty=DIFFICULTY, token=token))
+    (joined,) = await daily.handle(session, p.Daily(name=name, difficulty=DIFFICULTY, token=token))
     return session, joined
 
 

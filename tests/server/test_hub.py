@@ -90,10 +90,8 @@ class Spectator(Member):
 
 async def wired(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService]:
     """A hub and a service wired as the app wires them, the hub started."""
-    hub = Hub(store, clock=clock)
-    service = RaceService(store, clock=clock, countdown_ms=0)
-    service.on_deadline, service.on_moot = hub.schedule, hub.unschedule
-    hub.on_room = service.follow
+    hub = Hub(store, clock=clock, on_room=lambda code, message: service.follow(code, message))
+    service = RaceService(store, clock=clock, countdown_ms=0, on_deadline=hub.schedule, on_moot=hub.unschedule)
     await hub.start()
     return hub, service
 
