@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describeMove, parseMove, preview } from "../../web/model/cards.js";
+import { card, describeMove, parseMove, preview } from "../../web/model/cards.js";
 import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
 import { initial, reduce } from "../../web/model/room.js";
 import { count, formatMs, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
@@ -85,4 +85,9 @@ test("shared links and results", async () => {
   const room = { difficulty: "hard", deal: 42 };
   assert.equal(resultText(room, { finished_ms: 61_000, moves: 1 }, { place: 2, of: 3 }), "Crescent Race, hard deal 42: 2nd of 3 in 1:01, 1 move");
   assert.equal(resultText(room, { finished_ms: null, cards: 90, moves: 80 }, { place: 1, of: 1 }), "Crescent Race, hard deal 42: with 90/104 cards, 80 moves");
+});
+
+test("picture cards carry an emblem of their own; the others their suit", () => {
+  assert.deepEqual(["JS", "QH", "KD"].map((t) => [card(t).face, card(t).emblem]), [[true, "♞"], [true, "♛"], [true, "♚"]]);
+  assert.deepEqual([card("TC").face, card("TC").emblem, card("AH").emblem], [false, "♣", "♥"]);
 });

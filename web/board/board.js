@@ -22,14 +22,14 @@ export function cardElement(text, extra = {}) {
   return h(
     "div",
     {
-      class: `card ${c.red ? "red" : "black"} suit-${c.suit}`,
+      class: `card ${c.red ? "red" : "black"} suit-${c.suit}${c.face ? " face" : ""}`,
       "data-card": text,
       "aria-label": c.name,
       title: c.name,
       ...extra,
     },
     h("span", { class: "idx" }, c.label),
-    h("span", { class: "pip", "aria-hidden": "true" }, c.symbol),
+    h("span", { class: "pip", "aria-hidden": "true" }, c.emblem),
   );
 }
 

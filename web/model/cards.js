@@ -11,6 +11,8 @@ export const SUITS = {
 export const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANK_TEXT = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
 const RANK_NAME = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+// A picture card's emblem (a chess piece in the suit's colour): told apart at a glance.
+const FACE_EMBLEM = { J: "♞", Q: "♛", K: "♚" };
 export const RANKS = "A23456789TJQK";
 
 export function card(text) {
@@ -24,6 +26,8 @@ export function card(text) {
     symbol: suit.symbol,
     red: suit.red,
     label: rankText + suit.symbol,
+    face: rank in FACE_EMBLEM,
+    emblem: FACE_EMBLEM[rank] || suit.symbol, // what the middle of the card shows
     name: `${RANK_NAME[rank] || rank} of ${suit.name}`,
   };
 }
