@@ -600,6 +600,35 @@ def test_a_long_pile_squeezes_its_fan_and_its_top_card_stays_in_reach(browsing: 
     browsing.snap("tall-pile")
 
 
+# How much of each covered card's corner (its rank and suit) the next card leaves to be read.
+CORNERS_JS = """(pile) => {
+  const cards = [...document.querySelectorAll(`[data-pile="${pile}"] .card`)];
+  const top = (el) => el.getBoundingClientRect().top;
+  const bottom = (el) => el.getBoundingClientRect().bottom;
+  return cards.slice(0, -1).map((c, i) => top(cards[i + 1]) - bottom(c.querySelector('.idx')));
+}"""
+
+
+def test_a_mouse_resting_on_a_long_pile_spreads_it_to_read_every_card(browsing: Browsing) -> None:
+    solo, _ = create_room(browsing, "Tall", difficulty="easy", deal=TALL_DEAL, still=True)
+    page = solo.page
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    for move in TALL_LINE:
+        state = solo.play_by_drag(move, state)
+    assert min(page.evaluate(CORNERS_JS, 4)) < 0  # squeezed: corners hidden under the next card
+    box = page.locator('[data-pile="4"] .card').first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 4)
+    pile = page.locator('[data-pile="4"]')
+    expect(pile).to_have_class(re.compile(r"\bpeek\b"))
+    assert min(page.evaluate(CORNERS_JS, 4)) >= 0  # every corner can be read
+    browsing.snap("peek")
+    page.mouse.move(5, 5)
+    expect(pile).not_to_have_class(re.compile(r"\bpeek\b"))
+
+
 def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_finishes(browsing: Browsing) -> None:
     host, code = create_room(browsing, "Host", difficulty="easy", deal=9)
     hp = host.page

@@ -33,6 +33,26 @@ export function cardElement(text, extra = {}) {
   );
 }
 
+const PEEK_MS = 350; // a mouse resting this long on a pile spreads it to be read
+
+/** A pile under a resting mouse spreads its fan to show every card's corner (over what is
+ * below it), and closes when the mouse leaves or presses: the deep cards a shuffle brings up
+ * can be read. The pile's cards stay where they are: only their spacing changes. */
+function peekable(el) {
+  let timer = null;
+  const close = () => {
+    clearTimeout(timer);
+    el.classList.remove("peek");
+  };
+  el.addEventListener("pointerenter", (e) => {
+    if (e.pointerType !== "mouse") return;
+    clearTimeout(timer);
+    timer = setTimeout(() => el.classList.toggle("peek", el.querySelectorAll(".card").length > 1), PEEK_MS);
+  });
+  el.addEventListener("pointerleave", close);
+  el.addEventListener("pointerdown", close);
+}
+
 export class BoardView {
   /**
    * @param {object} options interactive (accept input), compact (small, for spectators),
@@ -75,6 +95,7 @@ export class BoardView {
         role: this.interactive ? "button" : "group",
       });
       this.piles[i] = el;
+      peekable(el);
       return el;
     };
     const top = h("div", { class: "arc arc-top" }, TOP_ROW.map((i, col) => pileEl(i, col, "top")));
