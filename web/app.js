@@ -10,8 +10,6 @@ import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
 import { howtoView } from "./pages/howto.js";
-import { meView } from "./pages/me.js";
-import { replayView } from "./pages/replay.js";
 import { roomPage } from "./pages/room.js";
 import { watchView } from "./pages/watch.js";
 import { replayIds } from "./model/replay.js";
@@ -61,11 +59,13 @@ function route(handoff = null) {
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if ((m = replayIds(path))) {
-    current = replayView(root, { ids: m, navigate });
+    const ids = m;
+    lazily(import("./pages/replay.js"), (page) => page.replayView(root, { ids, navigate }));
   } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
-    current = replayView(root, { room: m[1].toUpperCase(), navigate });
+    const room = m[1].toUpperCase();
+    lazily(import("./pages/replay.js"), (page) => page.replayView(root, { room, navigate }));
   } else if (/^\/me\/?$/.test(path)) {
-    current = meView(root);
+    lazily(import("./pages/me.js"), (page) => page.meView(root));
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
   } else if (/^\/daily\/?$/.test(path)) {
@@ -74,6 +74,21 @@ function route(handoff = null) {
     document.title = "Crescent Race";
     current = homeView(root, { navigate });
   }
+}
+
+/** A page loaded when first visited (the replay and "my games" pages: not in the first load). */
+function lazily(loading, make) {
+  let page = null;
+  let gone = false;
+  current = {
+    destroy() {
+      gone = true;
+      page?.destroy();
+    },
+  };
+  loading.then((module) => {
+    if (!gone) page = make(module);
+  });
 }
 
 /** Go to a page of the app without reloading; `handoff` passes a live connection along. */
