@@ -1,8 +1,9 @@
 """The record's read API over HTTP: one game by id, a room's games (a daily leaderboard's
 entries name their attempt's room), and a player's own games by their device key.
 
-A daily challenge game shows its deal's winning line, so no one may watch one until its
-day is over (UTC); the player's own result is on their page meanwhile."""
+A game of a daily deal shows the deal's line, so until its day is over (UTC) only a player
+who already has a result on that day's board may watch it (their daily token in the
+``X-Player-Token`` header)."""
 
 from __future__ import annotations
 

@@ -219,9 +219,15 @@ def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing:
     expect(ghost).to_have_attribute("data-cards", "104")
     finished = game["result"]["finished_ms"]
     expect(ghost.get_by_test_id("status")).to_have_text(f"finished 0:{finished // 1000:02d}.{finished % 1000 // 100}")
+    room_code = page.get_by_test_id("room").get_attribute("data-code")
+    watcher = browsing.open("watcher", f"/watch/{room_code}", phone=True)  # a spectator sees the ghost too
+    watched = watcher.page.get_by_test_id("watch-side").get_by_test_id("progress-g1")
+    expect(watched).to_have_attribute("data-status", "finished")
+    expect(watched).to_contain_text("ghost")
     folder = OUTPUT / browsing.test_name
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "ghost-race-laptop.png"))
+    watcher.page.screenshot(path=str(folder / "ghost-race-watch-phone.png"), full_page=True)
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")

@@ -2,6 +2,7 @@
 
 import { BoardView } from "../board/board.js";
 import { announce, announcer, fill, h } from "../dom.js";
+import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { news } from "../model/news.js";
 import { initial, reduce } from "../model/room.js";
 import { clock, endedByTime, isAway, phase } from "../model/select.js";
@@ -56,7 +57,12 @@ class WatchView {
       onMessage: (m) => this.onMessage(m),
     });
     this.link.connect();
-    this.ticker = setInterval(() => this.renderStatus(this.store.get()), 200);
+    this.ticker = setInterval(() => {
+      const s = this.store.get();
+      this.renderStatus(s);
+      // A ghost moves on the server's clock alone: its line is drawn again when it changes.
+      if (s.room?.ghosts && ghostKey(this.ghosts(s)) !== this.ghostsShown) this.render(s, s);
+    }, 200);
   }
 
   destroy() {
@@ -99,13 +105,20 @@ class WatchView {
     const all = phase(s) !== phase(before) || s.presence !== before.presence;
     const was = new Map((before.room?.players || []).map((p) => [p.seat, p]));
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
-    const parts = [h("h2", {}, "Players"), progressList(s.room.players, { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
+    const ghosts = this.ghosts(s);
+    this.ghostsShown = ghostKey(ghosts);
+    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
       parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
     }
     fill(this.side, parts);
     this.renderPodium(s, before);
+  }
+
+  /** The room's ghosts as they stand at the server's time now. */
+  ghosts(s) {
+    return ghostsAt(s.room, ghostTime(s.room, phase(s), this.link.serverNow()));
   }
 
   renderPodium(s, before) {
