@@ -34,7 +34,15 @@ _UNAVAILABLE = {"error": "temporarily unavailable"}
 
 def listed(rid: str, record: Record) -> dict[str, Any]:
     """A game as a list names it."""
-    return {"id": rid, "name": record.name, "seat": record.seat, "round": record.round, "result": replay_result(record)}
+    return {
+        "id": rid,
+        "name": record.name,
+        "seat": record.seat,
+        "round": record.round,
+        "place": record.place,
+        "field": record.field,
+        "result": replay_result(record),
+    }
 
 
 MY_GAMES = 200  # the most of a device's games listed (newest first)

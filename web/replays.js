@@ -22,8 +22,18 @@ export async function fetchReplay(id, { signal } = {}) {
   return response.json();
 }
 
+/** A room's replay list (``GET /api/rooms/CODE/replays``), or null when it cannot be had. */
+export async function roomListing(code, { signal } = {}) {
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Follows a room's replay list for one round until every seat asked for has its game:
- * ``onFound(Map seat -> id)`` each time more are found. */
+ * ``onFound(Map seat -> id, listing)`` each time more are found. */
 export class ReplayLinks {
   constructor(onFound) {
     this.onFound = onFound;
@@ -49,11 +59,12 @@ export class ReplayLinks {
     try {
       const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal: this.abort.signal });
       if (response.ok) {
-        const found = roundReplays(await response.json(), round);
+        const listing = await response.json();
+        const found = roundReplays(listing, round);
         if (key !== this.key) return;
         if (found.size > this.found.size) {
           this.found = found;
-          this.onFound(found);
+          this.onFound(found, listing);
         }
         if ([...seats].every((seat) => found.has(seat))) return;
       }

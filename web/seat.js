@@ -84,7 +84,8 @@ export class Seat {
     const host = s.room.players.find((p) => p.seat === s.room.host);
     if (host && host.seat !== s.seat && s.seat) {
       const handed = before.room.host === s.seat ? `; ${host.name} hosts it now` : "";
-      const what = s.room.ghosts ? "against the ghosts of the last round" : "on a new deal";
+      const same = s.room.deal === before.room.deal;
+      const what = s.room.ghosts ? "against the ghosts of the last round" : same ? "on the same deal" : "on a new deal";
       toast(`${host.name} started a rematch ${what}${handed}.`);
     }
   }
@@ -203,8 +204,12 @@ export class Seat {
     this.sendNow({ type: "end" });
   }
 
-  /** A new round; with ``ghosts``, on the same deal against this round's games. */
-  rematch(ghosts = false) {
-    this.sendNow(ghosts ? { type: "rematch", ghosts: true } : { type: "rematch" });
+  /** A new round: a new deal, or ``deal``; with ``ghosts``, the same deal against this
+   * round's games. */
+  rematch({ ghosts = false, deal = null } = {}) {
+    const msg = { type: "rematch" };
+    if (ghosts) msg.ghosts = true;
+    if (deal !== null) msg.deal = deal;
+    this.sendNow(msg);
   }
 }

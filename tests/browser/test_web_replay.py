@@ -277,3 +277,37 @@ def test_my_games_list_the_race_and_move_to_another_device(browsing: Browsing) -
     other.page.screenshot(path=str(folder / "me-phone.png"), full_page=True)
     games.first.get_by_test_id("me-replay").click()
     expect(page.get_by_test_id("replay-game")).to_have_count(1)
+
+
+def test_a_series_keeps_score_across_rounds_and_can_replay_the_same_deal(browsing: Browsing, server: Server) -> None:
+    alice = browsing.open("alice", "/", still=True)
+    page = alice.page
+    page.get_by_test_id("create-name").fill("Alice")
+    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
+    page.get_by_test_id("create-deal").fill(str(DEAL))
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    with ThreadPoolExecutor(1) as pool:
+        bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))
+        expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
+        page.get_by_test_id("start").click()
+        finished_ms = bob.result(timeout=60)
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    page.get_by_test_id("podium-close").click()
+    best = f"0:{finished_ms // 1000:02d}.{finished_ms % 1000 // 100}"
+    series = page.get_by_test_id("race-side").get_by_test_id("series")
+    expect(series).to_have_text(f"Series, 1 round: Bob 1 win (best {best}) · Alice 0 wins")
+
+    page.get_by_test_id("rematch-same").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    room = alice.received_types("room")[-1]["room"]
+    assert (room["round"], room["deal"]) == (2, DEAL)  # the same deal again
+    expect(page.get_by_test_id("lobby").get_by_test_id("series")).to_have_attribute("data-rounds", "1")
+    expect(page.get_by_test_id("lobby").get_by_test_id("series")).to_contain_text("Bob 1 win")
+    folder = OUTPUT / browsing.test_name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "series-lobby-laptop.png"))

@@ -5,7 +5,9 @@ import { announce, announcer, fill, h, refill, toast } from "../dom.js";
 import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
 import { roomSummary } from "../model/words.js";
+import { series } from "../model/replay.js";
 import { RETRY_MS } from "../net.js";
+import { roomListing } from "../replays.js";
 import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
@@ -45,7 +47,9 @@ class RoomPage {
     }));
     const act = { play: (text) => seat.play(text) };
     for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch"]) act[name] = () => seat[name]();
-    act.rematchGhosts = () => seat.rematch(true);
+    act.rematch = () => seat.rematch();
+    act.rematchGhosts = () => seat.rematch({ ghosts: true });
+    act.rematchSame = (deal) => seat.rematch({ deal });
     this.race = new RaceView(act, () => seat.link.serverNow(), options.words);
     this.header = h("div", { class: "room-head-text" }); // (drawn again with the room)
     // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)
@@ -250,6 +254,18 @@ class RoomPage {
     }
   }
 
+  /** From the second round on, the lobby shows the room's series: asked for once a round. */
+  followSeries(s) {
+    const key = `${s.room.round}`;
+    if (s.room.round < 2 || this.seriesAsked === key) return;
+    this.seriesAsked = key;
+    roomListing(this.code).then((listing) => {
+      if (this.destroyed || !listing) return;
+      this.series = { key, value: series(listing) };
+      if (!this.lobbyEl.hidden) this.renderLobby();
+    });
+  }
+
   renderHeader() {
     const s = this.state;
     const head = this.options.head?.(s) ?? [
@@ -293,6 +309,7 @@ class RoomPage {
     const s = this.state;
     const now = this.seat.link.serverNow();
     this.hostAwayShown = hostAway(s, now); // (drawn again when that changes)
-    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now }));
+    this.followSeries(s);
+    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now, series: this.series?.key === `${s.room.round}` ? this.series.value : null }));
   }
 }

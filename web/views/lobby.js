@@ -5,7 +5,7 @@ import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin } from "../model/share.js";
 import { sentence } from "../model/words.js";
-import { awayTag, watchingLine } from "./ranking.js";
+import { awayTag, seriesLine, watchingLine } from "./ranking.js";
 import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
@@ -56,7 +56,7 @@ export function showJoinNote(form, note) {
 }
 
 /** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
-export function lobbyPanel(s, { send, now }) {
+export function lobbyPanel(s, { send, now, series = null }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -92,6 +92,7 @@ export function lobbyPanel(s, { send, now }) {
         ),
       ),
     ),
+    seriesLine(series),
     room.ghosts?.length
       ? h(
           "p",

@@ -5,6 +5,7 @@ import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
 import { parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
+import { series } from "../model/replay.js";
 import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
@@ -42,8 +43,10 @@ export class RaceView {
     this.endShown = false;
     // At race over, each player's game on the record (seat -> id), once the server kept it.
     this.replays = new Map();
-    this.replayLinks = new ReplayLinks((found) => {
+    this.series = null; // the room's series, from its replay list (model/replay.js series)
+    this.replayLinks = new ReplayLinks((found, listing) => {
       this.replays = found;
+      this.series = series(listing);
       if (this.s) this.drawSide();
     });
     this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
@@ -124,10 +127,10 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts };
+    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts });
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
     drawRivals(this.rivals, s, ghosts);
   }
 

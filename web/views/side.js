@@ -3,19 +3,20 @@
 import { fill, h, refill } from "../dom.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
-import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
+import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } from "./ranking.js";
 
 /** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
  * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
  * as they stand now (model/ghosts.js). */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [] }) {
+export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null }) {
   const room = s.room;
   const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
     parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
+    if (typeof room.deal === "number" && act.rematchSame) parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, "Same deal again"));
     // The same deal against this round's games, once the server has kept them.
     if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
     if (share) parts.push(share);
