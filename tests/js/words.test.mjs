@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { card, describeMove, parseMove, preview } from "../../web/model/cards.js";
 import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
 import { initial, reduce } from "../../web/model/room.js";
-import { count, formatMs, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
+import { count, dealText, formatMs, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
 
 test("places read as ordinals", () => {
   const places = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th" };
@@ -20,6 +20,8 @@ test("times, counts, statuses and rooms in words", () => {
   assert.equal(statusText({ finished_ms: null, resigned: true }), "resigned");
   assert.equal(sentence("the race is over"), "The race is over");
   assert.equal(roomSummary({ difficulty: "hard", deal: 42, time_limit: 90, round: 2 }), "hard · deal 42 · 1 min 30 s limit · round 2");
+  // A daily deal's seed is not shown as it is: its day is.
+  assert.equal(roomSummary({ difficulty: "easy", deal: "daily:2026-12-01:easy:0", time_limit: null, round: 1 }), "easy · the daily deal of 2026-12-01");
 });
 
 const p = (seat, name, extra = {}) => ({ seat, name, finished_ms: null, resigned: false, stuck: false, moves: 10, ...extra });
@@ -90,4 +92,10 @@ test("shared links and results", async () => {
 test("picture cards carry an emblem of their own; the others their suit", () => {
   assert.deepEqual(["JS", "QH", "KD"].map((t) => [card(t).face, card(t).emblem]), [[true, "♞"], [true, "♛"], [true, "♚"]]);
   assert.deepEqual([card("TC").face, card("TC").emblem, card("AH").emblem], [false, "♣", "♥"]);
+});
+
+test("a deal in words: its number, or a daily deal's day", () => {
+  assert.equal(dealText(7), "deal 7");
+  assert.equal(dealText("daily:2026-12-03:hard:12"), "the daily deal of 2026-12-03");
+  assert.equal(dealText("weird"), "deal weird");
 });

@@ -6,7 +6,7 @@
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
 import { replayPath } from "../model/replay.js";
-import { count, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { shareButton } from "../views/share.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -103,7 +103,7 @@ class MeView {
     }
     const head = h("tr", {}, ["Date", "Game", "Place", "Result", "Moves", ""].map((t) => h("th", {}, t)));
     const row = (g) => {
-      const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · deal ${g.deal}`;
+      const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
       const r = g.result;
       const result = finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`;
