@@ -2,7 +2,18 @@
 // for the race-over view's links. (The server puts a race's games on the record just after
 // it says the race is over, so a round's list may take a moment to fill.)
 
+import { store } from "./dom.js";
 import { roundReplays } from "./model/replay.js";
+
+const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
+
+/** What the record's reads are sent with: this browser's daily token, when it has one, so a
+ * player already on today's board sees today's daily games (no one else does before the
+ * day is over). A header, never the address: addresses end up in logs. */
+export function recordHeaders() {
+  const token = store.get(DAILY_TOKEN);
+  return token ? { "X-Player-Token": token } : {};
+}
 
 const LIST_TRIES = 6; // 0.4 + 0.8 + … ≈ 25 s of asking before giving up on a missing game
 const FIRST_WAIT_MS = 400;
@@ -11,7 +22,7 @@ const FIRST_WAIT_MS = 400;
 export async function fetchReplay(id, { signal } = {}) {
   let response;
   try {
-    response = await fetch(`/api/replays/${encodeURIComponent(id)}`, { signal });
+    response = await fetch(`/api/replays/${encodeURIComponent(id)}`, { signal, headers: recordHeaders() });
   } catch (err) {
     if (err.name === "AbortError") throw err;
     throw new Error("The server could not be reached. Check the connection and try again.");
@@ -25,7 +36,7 @@ export async function fetchReplay(id, { signal } = {}) {
 /** A room's replay list (``GET /api/rooms/CODE/replays``), or null when it cannot be had. */
 export async function roomListing(code, { signal } = {}) {
   try {
-    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal });
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal, headers: recordHeaders() });
     return response.ok ? await response.json() : null;
   } catch {
     return null;
@@ -57,7 +68,7 @@ export class ReplayLinks {
     const key = this.key;
     this.abort = new AbortController();
     try {
-      const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal: this.abort.signal });
+      const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal: this.abort.signal, headers: recordHeaders() });
       if (response.ok) {
         const listing = await response.json();
         const found = roundReplays(listing, round);

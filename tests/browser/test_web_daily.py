@@ -218,10 +218,16 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     # On today's board, the winner may race their own game of today again (no one else may
     # see it before the day is over): a solo race on the day's deal, against that ghost.
     expect(vp.get_by_test_id("race-best")).to_have_count(0)
+    # Its replay too, linked from today's board for the winner alone.
+    mine_link = wp.get_by_test_id("today-board").get_by_test_id("result-replay")
+    expect(mine_link).to_have_attribute("href", f"/replay/room/{code}")
+    expect(vp.get_by_test_id("today-board").get_by_test_id("result-replay")).to_have_count(0)
     wp.get_by_test_id("race-best").click()
     expect(wp.get_by_test_id("lobby-ghosts")).to_contain_text(NAME)
     ghost_room = winner.received_types("joined")[-1]["room"]
     assert ghost_room["kind"] == "race" and ghost_room["deal"] == seed and ghost_room["ghosts"][0]["home"][-1] == 104
+    wp.goto(f"/replay/room/{code}")  # (the page sends its daily token: the server lets it see)
+    expect(wp.get_by_test_id("replay-game")).to_have_count(1)
 
 
 def start_attempt(tab: Tab, name: str) -> str:

@@ -202,7 +202,9 @@ class DailyPage {
     this.pageEl.dataset.date = this.today || "";
     const level = this.difficulty;
     const me = this.player;
-    drawBoard(this.todayEl, this.todayTitle, this.boards.today, { label: `Today · ${level}`, empty: "No finishes yet today. Be the first!", me });
+    // Today's games only once I am on today's board (the server shows them to no one else).
+    const todays = { label: `Today · ${level}`, empty: "No finishes yet today. Be the first!", me, replays: !!this.mine };
+    drawBoard(this.todayEl, this.todayTitle, this.boards.today, todays);
     drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: `Yesterday · ${level}`, empty: "Nobody finished yesterday’s deal.", me, replays: true });
   }
 

@@ -11,13 +11,13 @@ import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { raceGhosts } from "../ghostrace.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, dealText, formatMs, TOTAL } from "../model/words.js";
-import { fetchReplay } from "../replays.js";
+import { fetchReplay, recordHeaders } from "../replays.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
 
 /** The ids of the games of room ``code``'s newest round on the record. */
 async function newestRound(code, signal) {
-  const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal });
+  const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal, headers: recordHeaders() });
   if (!response.ok) throw new Error(`The room's games could not be loaded (${response.status}). Try again in a moment.`);
   const listing = await response.json();
   const round = Math.max(0, ...listing.replays.map((g) => g.round));
@@ -178,7 +178,7 @@ class ReplayView {
   /** A single game of a race: offer the whole race on one timeline, when the others kept theirs. */
   async offerRace(first) {
     try {
-      const response = await fetch(`/api/rooms/${encodeURIComponent(first.room)}/replays`, { signal: this.abort.signal });
+      const response = await fetch(`/api/rooms/${encodeURIComponent(first.room)}/replays`, { signal: this.abort.signal, headers: recordHeaders() });
       if (!response.ok) return;
       const round = roundReplays(await response.json(), first.round);
       if (!this.alive || round.size < 2) return;
