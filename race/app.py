@@ -67,7 +67,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         on_player=service.relist,
         describe=service.presence_end,
     )
-    daily = DailyChallenge(store, service, keep_days=settings.daily_keep_days, node_limit=settings.daily_node_limit)
+    daily = DailyChallenge(
+        store,
+        service,
+        keep_days=settings.daily_keep_days,
+        node_limit=settings.daily_node_limit,
+        players_per_day=settings.daily_players_per_day_per_ip,
+    )
     per_ip: dict[str, int] = {}
     seat_buckets = SeatBuckets()
     live: set[Connection] = set()  # for the stall watchdog

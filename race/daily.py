@@ -96,9 +96,12 @@ class DailyChallenge:
         node_limit: int = 200_000,
         clock: Callable[[], int] | None = None,
         executor: Executor | None = None,
+        players_per_day: int | None = None,
     ) -> None:
         self.store, self.service = store, service
         self.keep_days, self.node_limit = keep_days, node_limit
+        #: New daily players one address may make a day (None: no bound).
+        self.players_per_day = players_per_day
         self.clock = clock or service.clock
         self._executor = executor
         self._closed = False
@@ -209,6 +212,7 @@ class DailyChallenge:
             raise ProtocolError("bad_token", "that token is not a daily player; start without one to get a new one")
         await self.service.admit_new_room(session)
         if known is None:
+            await self._admit_new_player(session)
             token = secrets.token_urlsafe(24)
             profile = Profile(id=secrets.token_hex(6), name=name)
             version = 0
@@ -251,6 +255,21 @@ class DailyChallenge:
         }
         log.info("daily %s %s: attempt %s", date, msg.difficulty, code)
         return [reply]
+
+    async def _admit_new_player(self, session: Session) -> None:
+        """Spend one of the new daily players ``session``'s address may make a day, or refuse
+        with ``too_many_players``: one ranked attempt a day per player is worth something
+        only if new players cannot be had without end (a fresh browser profile each time).
+        The allowance is a token bucket in the store, shared by every process."""
+        per = self.players_per_day
+        if per is None:
+            return
+        if not await self.store.spend(f"players:{session.address}", per / 86400, max(1, per), self.clock() / 1000):
+            raise ProtocolError(
+                "too_many_players",
+                f"your address has made {per} new daily players today; play on as the one you have, "
+                "or come back tomorrow",
+            )
 
     # -- results -----------------------------------------------------------------------
 

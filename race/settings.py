@@ -28,6 +28,9 @@ class Settings:
     web_dir: Path = WEB_DIR
     log_level: str = "INFO"
     daily_keep_days: int = 30
+    #: New daily players (profiles) one address may make a day, across all processes: a
+    #: fresh browser profile must not buy a fresh "first attempt" without end. None: no bound.
+    daily_players_per_day_per_ip: int | None = 5
     #: How long a race's games stay on the record (a daily attempt's: as long as its day's
     #: leaderboard, ``daily_keep_days``).
     record_keep_days: float = 30.0
@@ -65,6 +68,9 @@ class Settings:
                 raise ValueError(f"SHARE_ORIGIN must be an origin such as {example}, got {self.share_origin!r}")
         if self.live_rooms_for_seconds < 0:
             raise ValueError(f"LIVE_ROOMS_FOR_SECONDS must not be negative, got {self.live_rooms_for_seconds:g}")
+        players = self.daily_players_per_day_per_ip
+        if players is not None and players < 0:
+            raise ValueError(f"DAILY_PLAYERS_PER_DAY_PER_IP must not be negative, got {players}")
         if self.record_keep_days <= 0:
             raise ValueError(f"RECORD_KEEP_DAYS must be positive, got {self.record_keep_days:g}")
         if self.host_away_seconds < 0:
@@ -100,6 +106,7 @@ class Settings:
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
+            daily_players_per_day_per_ip=int(num("DAILY_PLAYERS_PER_DAY_PER_IP", 5)) or None,
             record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
             solver_node_limit=int(num("SOLVER_NODE_LIMIT", cls.solver_node_limit)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),

@@ -289,5 +289,5 @@ class PresenceStore(Presences, Broadcast, Protocol):
     """What :mod:`race.presence` works with."""
 
 
-class DailyStore(Documents, Broadcast, Leaderboards, Protocol):
+class DailyStore(Documents, Broadcast, Leaderboards, Allowances, Protocol):
     """What the daily challenge works with."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import multiprocessing
 import os
+import secrets
 import signal
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Final
@@ -328,3 +329,29 @@ async def test_a_solver_worker_that_dies_is_replaced() -> None:
     finally:
         daily.close()
         await store.close()
+
+
+async def test_new_daily_players_are_few_a_day_from_one_address(store: Store, pool: Executor) -> None:
+    """A fresh browser profile gives a fresh first attempt: so one address may make only so
+    many new daily players a day. A player it has already made plays on; another address is
+    not held back; a day later it may make new ones again."""
+    clock = Clock("2001-05-01T12:00:00")
+    service = RaceService(store, clock=clock, countdown_ms=0)
+    daily = DailyChallenge(store, service, clock=clock, node_limit=NODE_LIMIT, executor=pool, players_per_day=2)
+    # (Addresses of this run alone: the Redis store is shared by every run's tests.)
+    here, elsewhere = f"here-{secrets.token_hex(4)}", f"elsewhere-{secrets.token_hex(4)}"
+
+    async def new_player(address: str, token: str | None = None) -> dict[str, Any]:
+        session = Session(f"conn-{secrets.token_hex(4)}", address=address)
+        (joined,) = await daily.handle(session, p.Daily(name="Pat", difficulty=DIFFICULTY, token=token))
+        return joined
+
+    first = await new_player(here)
+    await new_player(here)
+    with pytest.raises(ProtocolError) as refused:
+        await new_player(here)
+    assert refused.value.code == "too_many_players" and "2 new daily players today" in refused.value.message
+    assert (await new_player(here, first["token"]))["token"] == first["token"]  # a known player plays on
+    await new_player(elsewhere)
+    clock.now += 86_400_000
+    await new_player(here)

@@ -154,6 +154,13 @@ def test_timings_the_page_waits_on_are_settings() -> None:
         Settings.from_env({"LIVE_POLL_SECONDS": "0"})
 
 
+def test_new_daily_players_per_address_is_a_setting() -> None:
+    assert Settings.from_env({}).daily_players_per_day_per_ip == 5
+    assert Settings.from_env({"DAILY_PLAYERS_PER_DAY_PER_IP": "0"}).daily_players_per_day_per_ip is None  # no bound
+    with pytest.raises(ValueError, match="DAILY_PLAYERS_PER_DAY_PER_IP must not be negative"):
+        Settings.from_env({"DAILY_PLAYERS_PER_DAY_PER_IP": "-1"})
+
+
 def test_how_long_games_stay_on_the_record_is_a_setting() -> None:
     assert Settings.from_env({}).record_keep_days == 30
     assert Settings.from_env({"RECORD_KEEP_DAYS": "0.5"}).record_keep_days == 0.5

@@ -169,6 +169,7 @@ class Server:
             "SOLVER_NODE_LIMIT": "0",  # nor the solver's lines of finished races
             # Every test's clients come from 127.0.0.1: a test of the limit sets its own.
             "ROOMS_PER_MINUTE_PER_IP": "100000",
+            "DAILY_PLAYERS_PER_DAY_PER_IP": "100000",
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,
