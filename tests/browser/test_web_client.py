@@ -580,6 +580,17 @@ TOP_CARD_JS = """(key) => {
 }"""
 
 
+def tall_pile(browsing: Browsing) -> tuple[Tab, dict[str, Any]]:
+    """A solo race with pile 4 grown to 13 cards by TALL_LINE, played by drag: the tab and its board."""
+    solo, _ = create_room(browsing, "Tall", difficulty="easy", deal=TALL_DEAL, still=True)
+    solo.page.get_by_test_id("start").click()
+    expect(solo.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    state = solo.settled()
+    for move in TALL_LINE:
+        state = solo.play_by_drag(move, state)
+    return solo, state
+
+
 def test_a_long_pile_squeezes_its_fan_and_its_top_card_stays_in_reach(browsing: Browsing) -> None:
     """A pile of the top row that grows past its fan's height must not run into the
     foundations below: its top card would hide under one, and a drop on it land there."""
@@ -588,13 +599,8 @@ def test_a_long_pile_squeezes_its_fan_and_its_top_card_stays_in_reach(browsing: 
         game.play(move)
     assert len(game.piles[4]) == 13
 
-    solo, _ = create_room(browsing, "Tall", difficulty="easy", deal=TALL_DEAL, still=True)
+    solo, state = tall_pile(browsing)
     page = solo.page
-    page.get_by_test_id("start").click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    state = solo.settled()
-    for move in TALL_LINE:
-        state = solo.play_by_drag(move, state)
     assert len(state["piles"][4]) == 13
     assert page.evaluate(TOP_CARD_JS, "p4") == {"hit": "p4", "overlaps": 0}
     browsing.snap("tall-pile")
@@ -610,13 +616,8 @@ CORNERS_JS = """(pile) => {
 
 
 def test_a_mouse_resting_on_a_long_pile_spreads_it_to_read_every_card(browsing: Browsing) -> None:
-    solo, _ = create_room(browsing, "Tall", difficulty="easy", deal=TALL_DEAL, still=True)
+    solo, _ = tall_pile(browsing)
     page = solo.page
-    page.get_by_test_id("start").click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    state = solo.settled()
-    for move in TALL_LINE:
-        state = solo.play_by_drag(move, state)
     assert min(page.evaluate(CORNERS_JS, 4)) < 0  # squeezed: corners hidden under the next card
     box = page.locator('[data-pile="4"] .card').first.bounding_box()
     assert box is not None

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from race.engine import Game
 from race.rooms import board
+from tests.browser.test_web_client import create_room
 from tests.browser.test_web_moments import bob_wins
 from tests.support.processes import Client, Server
 from tests.support.web import BOARD_JS, OUTPUT, Browsing, solo_race
@@ -52,15 +53,8 @@ def at_step(page: Page, step: int) -> None:
 def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
     browsing: Browsing, server: Server
 ) -> None:
-    alice = browsing.open("alice", "/", still=True)
+    alice, code = create_room(browsing, "Alice", difficulty=DIFFICULTY, deal=DEAL, tab_name="alice", still=True)
     page = alice.page
-    page.get_by_test_id("create-name").fill("Alice")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
     with ThreadPoolExecutor(1) as pool:
         bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))
         expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
@@ -280,15 +274,8 @@ def test_my_games_list_the_race_and_move_to_another_device(browsing: Browsing) -
 
 
 def test_a_series_keeps_score_across_rounds_and_can_replay_the_same_deal(browsing: Browsing, server: Server) -> None:
-    alice = browsing.open("alice", "/", still=True)
+    alice, code = create_room(browsing, "Alice", difficulty=DIFFICULTY, deal=DEAL, tab_name="alice", still=True)
     page = alice.page
-    page.get_by_test_id("create-name").fill("Alice")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
     with ThreadPoolExecutor(1) as pool:
         bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))
         expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")

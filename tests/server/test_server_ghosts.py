@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.support.processes import Client, Server
+from tests.support.races import ann_wins_bob_resigns
 from tests.support.web import winning_line
 
 
@@ -95,25 +96,12 @@ async def test_a_bad_ghost_list_is_refused_saying_why(served: Server) -> None:
 
 
 async def test_a_rematch_against_the_ghosts_is_the_same_deal_with_the_round_raced_again(served: Server) -> None:
-    line = winning_line()
-    ann = await Client.connect(served.ws_url)
-    created = await ann.request(
-        {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"
-    )
-    code = created["room"]["code"]
-    bob = await Client.connect(served.ws_url)
-    joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-    refused = await ann.request({"type": "rematch", "ghosts": True})
-    assert (refused["type"], refused["code"]) == ("error", "not_over"), refused
-    await ann.send({"type": "start"})
-    await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    state = created["state"]
-    for move in line["moves"]:
-        state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
-    move = joined["state"]["legal_moves"][0]
-    assert (await bob.request({"type": "move", "move": move, "version": 1}, "state"))["type"] == "state"
-    await bob.send({"type": "resign"})
-    await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    async def too_soon(ann: Client) -> None:
+        refused = await ann.request({"type": "rematch", "ghosts": True})
+        assert (refused["type"], refused["code"]) == ("error", "not_over"), refused
+
+    raced = await ann_wins_bob_resigns(served, in_lobby=too_soon)
+    ann, bob, line, state = raced.ann, raced.bob, raced.line, raced.won
 
     refused = await ann.request({"type": "rematch", "ghosts": True, "deal": 3})
     assert (refused["type"], refused["code"]) == ("error", "bad_ghosts"), refused

@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from race.rooms import device_id
-from tests.support.processes import Client, Server
-from tests.support.web import winning_line
+from tests.support.processes import Server
+from tests.support.races import ann_wins_bob_resigns
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])
@@ -24,25 +24,10 @@ def served(request: pytest.FixtureRequest) -> Iterator[Server]:
 
 
 async def test_a_players_games_are_listed_by_their_device_key_alone(served: Server) -> None:
-    line = winning_line()
     ann_key, bob_key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-    ann = await Client.connect(served.ws_url)
-    created = await ann.request(
-        {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"], "device": ann_key},
-        "joined",
-    )
-    code = created["room"]["code"]
-    bob = await Client.connect(served.ws_url)
-    joined = await bob.request({"type": "join", "room": code, "name": "Bob", "device": bob_key}, "joined")
-    await ann.send({"type": "start"})
-    await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    state = created["state"]
-    for move in line["moves"]:
-        state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
-    move = joined["state"]["legal_moves"][0]
-    assert (await bob.request({"type": "move", "move": move, "version": 1}, "state"))["type"] == "state"
-    await bob.send({"type": "resign"})
-    over = await bob.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    raced = await ann_wins_bob_resigns(served, ann={"device": ann_key}, bob={"device": bob_key})
+    ann, bob, line, state, code = raced.ann, raced.bob, raced.line, raced.won, raced.code
+    created, joined, over = raced.created, raced.joined, raced.over
 
     async with httpx.AsyncClient(base_url=served.url) as http:
         mine = (await http.get("/api/me", headers={"X-Device-Key": ann_key})).json()
