@@ -24,9 +24,10 @@ from starlette.websockets import WebSocket
 
 from race import protocol as p
 from race import share
-from race.connection import Connection, SeatBuckets, watch_for_stalls
+from race.connection import Connection, watch_for_stalls
 from race.daily import DailyChallenge
 from race.hub import Hub
+from race.limits import SeatBuckets
 from race.presence import Presence
 from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
@@ -59,6 +60,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         record_ttl=int(settings.record_keep_days * 86400),
         daily_record_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
         solver_lines=solver_lines,
+        spectator_delay=settings.spectator_delay,
+        spectator_second_ms=settings.spectator_second_ms,
     )
     presence = Presence(
         store,

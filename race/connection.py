@@ -9,7 +9,9 @@ leaves before the broadcasts of the same move to the rest of the room, without a
 through the sender task. Broadcasts that arrive while a client's message is being handled
 wait until its replies are out, so a client always reads the answer to what it sent
 (``joined``, ``state``) before the room's news that the same action caused, whatever the
-store's timing. Every write holds one lock, so messages leave in order. When a message
+store's timing. A spectator of a room with a spectator delay gets everything (its own
+replies too, from the snapshot on) that much later, in order: it watches the race as it was
+(see :class:`DelayLine`). Every write holds one lock, so messages leave in order. When a message
 seats the client or makes it a spectator, or when the client goes, the connection tells
 :mod:`race.presence`, and the client that arrived gets the room's ``presence`` as a reply.
 """
@@ -20,6 +22,8 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -27,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from race import protocol as p
 from race.daily import DailyChallenge
 from race.hub import REPLACED, Hub
+from race.limits import SeatBuckets, TokenBucket
 from race.players import board_group
 from race.presence import Presence, member_id
 from race.protocol import ProtocolError
@@ -40,43 +45,35 @@ _CLOSE = object()
 MAX_FOLLOWED = 8  # leaderboards one connection follows at once (the oldest is dropped)
 
 
-class TokenBucket:
-    """``rate`` messages a second on average, bursts of up to ``burst``."""
+class DelayLine:
+    """Messages handed on ``delay`` seconds after they came, in the order they came."""
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
+    def __init__(self, delay: float, out: Callable[[str], None], most: int) -> None:
+        self.delay, self.out, self.most = delay, out, most
+        self.line: deque[tuple[float, str]] = deque()
+        self.timer: asyncio.TimerHandle | None = None
 
-    def full(self, now: float) -> bool:
-        """Whether it has filled up again by ``now`` (then it is as good as a fresh one)."""
-        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+    def put(self, message: str) -> bool:
+        """Take ``message``; False when the line already holds ``most`` (the client is cut off)."""
+        if len(self.line) >= self.most:
+            return False
+        loop = asyncio.get_running_loop()
+        self.line.append((loop.time() + self.delay, message))
+        if self.timer is None:
+            self.timer = loop.call_at(self.line[0][0], self._due)
+        return True
 
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+    def _due(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while self.line and self.line[0][0] <= now:
+            self.out(self.line.popleft()[1])
+        self.timer = loop.call_at(self.line[0][0], self._due) if self.line else None
 
-
-class SeatBuckets:
-    """The rate limit's buckets of the seats this process's connections have held. A
-    connection just seated (created, joined, resumed) takes its seat's bucket when there is
-    one, so a seat taken over by a new connection keeps its count, whether the old one is
-    still open or not: reconnecting is no way round the limit. A bucket that has filled up
-    again is as good as a fresh one, and is forgotten (after ``burst / rate`` seconds)."""
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[str, str], TokenBucket] = {}
-
-    def take_over(self, room: str, seat: str, bucket: TokenBucket) -> TokenBucket:
-        now = time.monotonic()
-        for key in [key for key, kept in self._kept.items() if kept.full(now)]:
-            del self._kept[key]
-        return self._kept.setdefault((room, seat), bucket)
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.line.clear()
 
 
 async def watch_for_stalls(connections: set[Connection], write_timeout: float) -> None:
@@ -123,10 +120,15 @@ class Connection:
         self.reader: asyncio.Task[Any] | None = None
         self.receiving = False
         self.abandoned = False
+        self.delayed: DelayLine | None = None  # a spectator's, in a room with a spectator delay
 
     @property
     def seat(self) -> str | None:
         return self.session.seat
+
+    @property
+    def sees_boards(self) -> bool:
+        return self.session.sees_boards
 
     # -- the hub's side ------------------------------------------------------------
 
@@ -134,7 +136,7 @@ class Connection:
         """A broadcast for this client (of ``room``, a room or leaderboard it follows):
         queued, or held while one of its messages is handled."""
         if self.held is None:
-            self._enqueue(message)
+            self._admit(message)
         elif not self.closing:
             self.held.append((room, message))
             if len(self.held) + self.queue.qsize() > self.settings.send_queue:
@@ -146,6 +148,8 @@ class Connection:
         self.closing, self.kicked, self.kicked_at = True, code, time.monotonic()
         if self.held is not None:
             self.held.clear()
+        if self.delayed is not None:
+            self.delayed.close()
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait((_CLOSE, code, reason))
@@ -156,7 +160,14 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message of this client's own (behind what is queued, ahead of what is held)."""
-        self._enqueue(p.encode(message))
+        self._admit(p.encode(message))
+
+    def _admit(self, message: str) -> None:
+        """Queue ``message`` now, or after the spectator delay."""
+        if self.delayed is None:
+            self._enqueue(message)
+        elif not self.closing and not self.delayed.put(message):
+            self._overflow()
 
     def _enqueue(self, message: str) -> None:
         if self.closing:
@@ -174,7 +185,7 @@ class Connection:
         """Send a reply to this client's own message: written now when nothing is queued
         for the client (a message the sender task holds is ahead of it in the lock's line),
         queued behind what is otherwise."""
-        if self.closing or not self.queue.empty():
+        if self.closing or not self.queue.empty() or self.delayed is not None:
             self.send(message)
             return
         try:
@@ -239,6 +250,8 @@ class Connection:
                     await self.hub.leave(room, self)
                 except Exception:  # each step of the clean-up happens whatever the others did
                     log.exception("could not leave %s", room)
+            if self.delayed is not None:
+                self.delayed.close()
             if self.kicked is None or self.abandoned:  # (a kick's close frame is the sender's to write)
                 sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
@@ -277,7 +290,7 @@ class Connection:
             for room, message in held:
                 # Not the news of a room this message took the client out of (a leave).
                 if room is None or room == self.session.room or room in self.groups:
-                    self._enqueue(message)
+                    self._admit(message)
 
     async def _handle(self, raw: str | bytes) -> None:
         try:
@@ -341,6 +354,12 @@ class Connection:
                 return
         if isinstance(msg, p.Leave) and left is not None and self.session.room is None:
             await self.hub.leave(left, self)
+            if self.delayed is not None:  # (what the line holds is of the room left)
+                self.delayed.close()
+                self.delayed = None
+        if isinstance(msg, p.Watch) and self.session.delay_ms and self.delayed is None:
+            most = 64 * self.settings.send_queue
+            self.delayed = DelayLine(self.session.delay_ms / 1000, self._enqueue, most)
         for reply in replies:
             await self.reply(reply)
         self.arrived = isinstance(msg, p.Create | p.Daily | p.Join | p.Resume | p.Watch | p.Sync)

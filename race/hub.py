@@ -6,8 +6,8 @@ waiting on any of them, so one slow client never holds up the others. Messages w
 starts with ``_`` are control messages, between processes (``_replace``: a seat opened on
 another connection; ``_removed``: a seat the host took away) or from the store
 (``_resync``: the room's messages may have been lost), and never reach clients. A message
-wrapped by :func:`not_to` reaches every local connection of the room but one (a mover, whose
-own reply already says the same).
+wrapped (:mod:`race.envelope`) reaches every local connection of the room but one, or gives
+the players one text and the spectators another.
 """
 
 from __future__ import annotations
@@ -19,32 +19,11 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
+from race.envelope import split_not_to, split_roles
 from race.store import Broadcast, StoreUnavailable
 
 log = logging.getLogger(__name__)
-_NOT_TO = '{"_not_to":"'
 REPLACED = 4001  # the close code of a window whose seat was opened in another
-
-
-def not_to(conn_id: str, message: str) -> str:
-    """``message`` (a JSON object's text) for everyone in its room except the connection
-    ``conn_id``, in whichever process: the hub takes the added field out before delivering.
-
-    >>> not_to("c1", '{"type":"player"}')
-    '{"_not_to":"c1","type":"player"}'
-    >>> split_not_to(not_to("c1", '{"type":"player"}'))
-    ('c1', '{"type":"player"}')
-    """
-    return f'{_NOT_TO}{conn_id}",{message[1:]}'
-
-
-def split_not_to(message: str) -> tuple[str | None, str]:
-    """The connection a published message is not for (``None``: for everyone), and the
-    message as clients get it."""
-    if not message.startswith(_NOT_TO):
-        return None, message
-    end = message.index('"', len(_NOT_TO))
-    return message[len(_NOT_TO) : end], "{" + message[end + 2 :]
 
 
 class Member(Protocol):
@@ -54,6 +33,11 @@ class Member(Protocol):
 
     @property
     def seat(self) -> str | None: ...
+
+    @property
+    def sees_boards(self) -> bool:
+        """Whether it gets the spectators' text of a message (else the players')."""
+        ...
 
     def deliver(self, message: str, room: str | None = None) -> None: ...
 
@@ -181,6 +165,7 @@ class Hub:
         if not members:
             return
         skip, message = split_not_to(message)
+        message, boards = split_roles(message)
         if message.startswith('{"type":"_'):
             control = json.loads(message)
             if control.get("type") == "_resync":  # this room's messages may have been lost
@@ -199,7 +184,7 @@ class Hub:
             self.on_room(room, message)
         for m in list(members):
             if m.id != skip:
-                m.deliver(message, room)
+                m.deliver(boards if m.sees_boards else message, room)
 
 
 def _log_failure(task: asyncio.Task[object]) -> None:

@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from race import protocol as p
-from race.hub import not_to
+from race.envelope import not_to
 from race.store import COUNTED, PresenceStore, StoreUnavailable
 from race.views import presence_view
 

@@ -45,6 +45,7 @@ Version = Annotated[int, msgspec.Meta(ge=0)]
 ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
+SpectatorDelay = Literal[0, 15, 60]  # seconds the spectators' view runs behind the race
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
 DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
 Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.ghosts.MAX_GHOSTS
@@ -80,6 +81,7 @@ class Create(_Msg, tag="create", frozen=True):
     ghosts: Ghosts = msgspec.field(default_factory=list)
     device: DeviceKey | None = None
     token: Token | None = None
+    spectator_delay: SpectatorDelay | None = None
 
 
 class Join(_Msg, tag="join", frozen=True):
@@ -99,9 +101,11 @@ class Resume(_Msg, tag="resume", frozen=True):
 
 
 class Watch(_Msg, tag="watch", frozen=True):
-    """Spectate a room."""
+    """Spectate a room; ``device``: the page's device key (a device that holds a seat in the
+    race being run is shown no boards until its own game is done)."""
 
     room: RoomCode
+    device: DeviceKey | None = None
 
 
 class Ready(_Msg, tag="ready", frozen=True):

@@ -77,6 +77,8 @@ class Meta(msgspec.Struct, kw_only=True):
     kind: Kind = Kind.RACE
     daily_date: str | None = None
     player: str | None = None  # the daily player's public id
+    known_deal: bool = False  # the deal was chosen (a number, a game raced again), not drawn
+    spectator_delay: int = 0  # seconds the spectators' view runs behind the race
 
 
 class Seat(msgspec.Struct, kw_only=True):

@@ -51,10 +51,19 @@ class Settings:
     live_rooms_for_seconds: float = 2.0
     #: How often a page with no seat in a room that is closed to it looks the room up again.
     room_poll_seconds: float = 3.0
+    #: The spectator delay (seconds: 0, 15 or 60) of a room made without one: a player cannot
+    #: follow a rival's board live from a second device.
+    spectator_delay: int = 15
+    #: How long a second of spectator delay lasts, in ms (tests shorten it).
+    spectator_second_ms: float = 1000.0
     #: The origin friends' devices can open (sent to pages in ``hello``); None: none known.
     share_origin: str | None = None
 
     def __post_init__(self) -> None:
+        if self.spectator_delay not in (0, 15, 60):
+            raise ValueError(f"SPECTATOR_DELAY_SECONDS must be 0, 15 or 60, got {self.spectator_delay}")
+        if self.spectator_second_ms < 0:
+            raise ValueError(f"SPECTATOR_SECOND_MS must not be negative, got {self.spectator_second_ms:g}")
         if self.write_timeout <= 0:
             raise ValueError(f"WRITE_TIMEOUT_SECONDS must be positive, got {self.write_timeout:g}")
         polls = (("LIVE_POLL_SECONDS", self.live_poll_seconds), ("ROOM_POLL_SECONDS", self.room_poll_seconds))
@@ -119,4 +128,6 @@ class Settings:
             live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),
             room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),
             share_origin=env.get("SHARE_ORIGIN", "").strip().rstrip("/") or None,
+            spectator_delay=int(num("SPECTATOR_DELAY_SECONDS", cls.spectator_delay)),
+            spectator_second_ms=num("SPECTATOR_SECOND_MS", cls.spectator_second_ms),
         )

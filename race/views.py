@@ -1,8 +1,15 @@
 """What clients are shown: the messages built from stored room documents (no I/O).
 
-``player_view`` is one player as everyone sees them, ``state_view`` a player's own game
-with its legal moves, ``room_view`` the whole room (every player's board included),
-``presence_view`` who is connected to it.
+``player_view`` is one player as the room sees them, ``state_view`` a player's own game
+with its legal moves, ``room_view`` the whole room, ``presence_view`` who is connected to it.
+
+What is secret, and until when (see ``docs/protocol.md``): before the race starts, no board
+and no deal number reaches anyone (a board's cards are :data:`HIDDEN`); while it runs, the
+players see each other's progress but not their boards, and the spectators see the boards
+(of a race, not of a daily attempt, whose deal everyone plays that day); once it is over,
+everyone sees everything. A deal number is shown before the end only when it was chosen
+(``known_deal``), never a daily deal's seed. :func:`room_message` and :func:`player_message`
+are the published texts, with one part for players and one for spectators (:mod:`race.envelope`).
 """
 
 from __future__ import annotations
@@ -13,13 +20,39 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.envelope import by_role
 from race.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms import Meta, Seat, board, is_done, phase, progress, ranking, seat_key
+from race.rooms import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
 
 META = msgspec.json.Decoder(Meta)
 SEAT = msgspec.json.Decoder(Seat)
 Shown = tuple[dict[str, Any], dict[str, Any]]
+HIDDEN = "??"  # a card not shown yet (before the start)
+SECRET = ("lobby", "countdown")  # the phases in which every board is hidden
+_enc = msgspec.json.Encoder()
+
+
+def hidden_board(game: Game) -> dict[str, Any]:
+    """``game``'s board before the start: every pile's cards face down. (The foundations
+    start alike in every deal, with the aces and kings, so they show.)"""
+    shown = board(game)
+    shown["piles"] = [[HIDDEN] * len(pile) for pile in shown["piles"]]
+    return shown
+
+
+def shown_deal(meta: Meta, ph: str) -> int | str | None:
+    """The deal number the room's views show in phase ``ph``: a chosen one at once, a random
+    one once the race is over, a daily deal's seed never."""
+    if meta.kind is Kind.DAILY or isinstance(meta.deal, str):  # (a race on a daily deal too)
+        return None
+    return meta.deal if meta.known_deal or ph == "over" else None
+
+
+def boards_shown(meta: Meta, ph: str, spectator: bool) -> bool:
+    """Whether the room's views show its players' boards (outside the secret phases, in
+    which every board is hidden) to a player, or to a ``spectator``."""
+    return ph == "over" or (spectator and meta.kind is Kind.RACE)
 
 
 def seats_of(docs: dict[str, Doc], meta: Meta) -> list[tuple[Seat, Game]]:
@@ -38,31 +71,59 @@ def player_view(seat: Seat, game: Game, version: int, shown: Shown | None = None
     return {**prog, "version": version, "board": brd}
 
 
+def player_message(meta: Meta, seat: Seat, game: Game, version: int, action: str, shown: Shown) -> str:
+    """The ``player`` broadcast of an action during the race: the players get the player's
+    progress, the spectators its board too (see :func:`boards_shown`)."""
+    view = player_view(seat, game, version, shown)
+    spectators = _enc.encode({"type": "player", "player": view, "action": action}).decode()
+    if boards_shown(meta, "racing", spectator=False) == boards_shown(meta, "racing", spectator=True):
+        return spectators
+    del view["board"]
+    return by_role(_enc.encode({"type": "player", "player": view, "action": action}).decode(), spectators)
+
+
 def state_view(
-    seat: Seat, game: Game, version: int, duplicate: bool = False, shown: Shown | None = None
+    seat: Seat,
+    game: Game,
+    version: int,
+    duplicate: bool = False,
+    shown: Shown | None = None,
+    *,
+    hidden: bool = False,
 ) -> dict[str, Any]:
-    """The full state of a player's own game, with the moves the server allows."""
-    prog, brd = shown or (progress(seat, game), board(game))
+    """The full state of a player's own game, with the moves the server allows; ``hidden``
+    (before the start): its cards face down and no move allowed."""
+    if hidden:
+        prog, brd = progress(seat, game), hidden_board(game)
+    else:
+        prog, brd = shown or (progress(seat, game), board(game))
+    closed = hidden or is_done(seat)
     msg = {
         "type": "state",
         "version": version,
         **prog,
         "board": brd,
-        "legal_moves": [str(m) for m in game.legal_moves()] if not is_done(seat) else [],
-        "can_undo": seat.history > 0 and not is_done(seat),
+        "legal_moves": [str(m) for m in game.legal_moves()] if not closed else [],
+        "can_undo": seat.history > 0 and not closed,
     }
     if duplicate:
         msg["duplicate"] = True
     return msg
 
 
-def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
-    """The room's snapshot at server time ``now``."""
+def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dict[str, Any]:
+    """The room's snapshot at server time ``now``, as a player or a ``spectator`` sees it."""
     meta = META.decode(docs["meta"].data)
+    ph = phase(meta, now)
+    secret, boards = ph in SECRET, boards_shown(meta, ph, spectator)
     seats = seats_of(docs, meta)
     players = []
     for seat, game in seats:
-        player = player_view(seat, game, docs[seat_key(seat.seat)].version)
+        player = {**progress(seat, game), "version": docs[seat_key(seat.seat)].version}
+        if secret:
+            player["board"] = hidden_board(game)
+        elif boards:
+            player["board"] = board(game)
         player["ready"] = seat.seat in meta.ready
         players.append(player)
     ghosts = GHOSTS.decode(docs["ghosts"].data) if "ghosts" in docs else []
@@ -70,21 +131,37 @@ def room_view(docs: dict[str, Doc], now: int) -> dict[str, Any]:
         "code": meta.code,
         "kind": meta.kind,
         "difficulty": meta.difficulty,
-        "deal": meta.deal,
+        "deal": shown_deal(meta, ph),
+        "known_deal": meta.known_deal,
         "round": meta.round,
-        "phase": phase(meta, now),
+        "phase": ph,
         "host": meta.host,
         "listed": meta.listed,
         "time_limit": meta.time_limit,
+        "spectator_delay": meta.spectator_delay,
         "start_at": meta.start_at,
         "ended_at": meta.ended_at,
         "server_time": now,
         "players": players,
         "ranking": ranking(seats, ghost_results(ghosts)),
     }
+    day = meta.daily_date or (meta.deal.split(":")[1] if isinstance(meta.deal, str) else None)
+    if day is not None:  # (a daily deal: its day, not its seed)
+        view["daily_date"] = day
     if ghosts:  # (only then: a room without ghosts reads as it always has)
         view["ghosts"] = [ghost_view(g) for g in ghosts]
     return view
+
+
+def room_message(docs: dict[str, Doc], now: int) -> str:
+    """The ``room`` broadcast of the room at ``now``: each of players and spectators gets
+    its own snapshot when they differ."""
+    players = _enc.encode({"type": "room", "room": room_view(docs, now)}).decode()
+    meta = META.decode(docs["meta"].data)
+    ph = phase(meta, now)
+    if ph in SECRET or boards_shown(meta, ph, spectator=False) == boards_shown(meta, ph, spectator=True):
+        return players
+    return by_role(players, _enc.encode({"type": "room", "room": room_view(docs, now, spectator=True)}).decode())
 
 
 def presence_view(

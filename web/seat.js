@@ -5,6 +5,7 @@
 import { deviceKey } from "./device.js";
 import { store as saved, toast, tokenKey } from "./dom.js";
 import { initial, reduce } from "./model/room.js";
+import { isHidden } from "./model/cards.js";
 import { canAct, me, phase } from "./model/select.js";
 import { createStore } from "./model/store.js";
 import { isOut } from "./model/words.js";
@@ -67,6 +68,8 @@ export class Seat {
     const s = this.store.dispatch(m);
     if (m.type === "room" && before.room && before.room.round !== s.room.round) this.rematched(before, s);
     if (m.type === "room" || m.type === "player") this.checkOwnVersion();
+    // The race has started: no board reaches anyone before, so fetch mine now.
+    if (m.type === "room" && phase(s) === "racing" && isHidden(s.mine?.board)) this.link.send({ type: "sync" });
     if (m.type === "left") {
       this.forget();
       this.on.left?.();

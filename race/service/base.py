@@ -21,7 +21,7 @@ from race.service.recording import keep_records
 from race.service.repo import Change, Room, transact
 from race.solver_lines import SolverLines
 from race.store import Doc, RoomStore, StoreUnavailable
-from race.views import META, SEAT, presence_view, room_view, seats_of, state_view
+from race.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, shown_deal, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 LISTING = "rooms"
@@ -62,6 +62,17 @@ class Session:
     last_move: LastMove | None = None
     #: The client's address: the rooms it may start are counted by it.
     address: str = ""
+    #: A spectator who holds a seat in the room's race (the same device), shown no boards
+    #: until their own game is done.
+    blind: bool = False
+    #: How far (ms) everything this spectator is sent runs behind the race.
+    delay_ms: int = 0
+
+    @property
+    def sees_boards(self) -> bool:
+        """Whether this connection gets the spectators' view of its room (with the boards
+        during the race), not the players'."""
+        return self.role is Role.SPECTATOR and not self.blind
 
 
 @dataclass
@@ -101,8 +112,12 @@ class ServiceBase:
         record_ttl: int = 30 * 86400,
         daily_record_ttl: int = 31 * 86400,
         solver_lines: SolverLines | None = None,
+        spectator_delay: int = 0,
+        spectator_second_ms: float = 1000.0,
     ) -> None:
         self.store = store
+        #: The spectator delay (seconds) of a room made without one, and how long its second is.
+        self.spectator_delay, self.spectator_second_ms = spectator_delay, spectator_second_ms
         #: Seconds a race's (and a daily attempt's) games are kept on the record (see
         #: :func:`race.service.recording.keep_records`).
         self.record_ttl, self.daily_record_ttl = record_ttl, daily_record_ttl
@@ -164,7 +179,7 @@ class ServiceBase:
             return Change(
                 expect=expect,
                 write={"meta": after["meta"].data},
-                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+                publish=room_message(after, self.clock()),
                 value=(meta, seats),
             )
 
@@ -223,7 +238,8 @@ class ServiceBase:
             "code": code,
             "kind": meta.kind,
             "difficulty": meta.difficulty,
-            "deal": meta.deal,
+            "deal": shown_deal(meta, phase(meta, self.clock())),
+            "known_deal": meta.known_deal,
             "time_limit": meta.time_limit,
             "phase": phase(meta, self.clock()),
             "players": len(meta.seats),
@@ -249,7 +265,7 @@ class ServiceBase:
             "code": code,
             "kind": meta.kind,
             "difficulty": meta.difficulty,
-            "deal": meta.deal,
+            "deal": shown_deal(meta, phase(meta, self.clock())),
             "phase": phase(meta, self.clock()),
             "players": len(meta.seats),
             "here": len(presence_view(roll.version, roll.listed, roll.counted)["here"]),
@@ -345,7 +361,7 @@ class ServiceBase:
                         after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
                     else:
                         del after["ghosts"]
-            publish = _dump({"type": "room", "room": room_view(after, now)})
+            publish = room_message(after, now)
             return Change(expect=expect, write=write, publish=publish, value=after)
 
         after = await transact(self.store, session.room, action)
@@ -389,7 +405,7 @@ class ServiceBase:
             return Change(
                 expect={"meta": room.version, ANNOUNCED: marker.version if marker else 0},
                 write={ANNOUNCED: str(room.meta.start_at)},
-                publish=_dump({"type": "room", "room": room_view(room.docs, now)}),
+                publish=room_message(room.docs, now),
             )
 
         await transact(self.store, code, action, missing_ok=True)
@@ -400,7 +416,9 @@ class ServiceBase:
         msg: dict[str, Any] = {"type": "joined", "seat": sid}
         if token is not None:
             msg["token"] = token
-        msg["room"] = room_view(docs, self.clock())
-        msg["state"] = state_view(seat, game, docs[seat_key(sid)].version)
+        now = self.clock()
+        msg["room"] = room_view(docs, now)
+        hidden = phase(META.decode(docs["meta"].data), now) in SECRET
+        msg["state"] = state_view(seat, game, docs[seat_key(sid)].version, hidden=hidden)
         self._schedule(docs)
         return msg

@@ -21,6 +21,7 @@ from race.rooms import (
     Seat,
     Status,
     device_id,
+    is_done,
     new_code,
     new_token,
     normalise_code,
@@ -34,7 +35,7 @@ from race.service.base import Here, Role, ServiceBase, Session, _dump, _gone, lo
 from race.service.recording import room_listing
 from race.service.repo import RETRIES, Change, Room, conflict, transact
 from race.store import Doc
-from race.views import META, room_view, seats_of
+from race.views import META, room_message, room_view, seats_of
 
 
 class LobbyActions(ServiceBase):
@@ -65,6 +66,8 @@ class LobbyActions(ServiceBase):
                 listed=msg.listed,
                 time_limit=msg.time_limit,
                 seats=["s1"],
+                known_deal=msg.deal is not None or bool(msg.ghosts),
+                spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
             )
 
         meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
@@ -154,7 +157,7 @@ class LobbyActions(ServiceBase):
             return Change(
                 expect={"meta": room.version, seat_key(sid): 0},
                 write={"meta": _dump(meta), seat_key(sid): _dump(seat), token_key(token): sid},
-                publish=_dump({"type": "room", "room": room_view(after, self.clock())}),
+                publish=room_message(after, self.clock()),
                 value=(sid, after),
             )
 
@@ -200,9 +203,19 @@ class LobbyActions(ServiceBase):
         self._not_seated(session)
         code = normalise_code(msg.room)
         docs = await self._room(code)
+        meta = META.decode(docs["meta"].data)
+        device = device_id(msg.device)
         session.room, session.role = code, Role.SPECTATOR
+        # A device racing in this room sees no boards until its own game is done.
+        racing = [seat.seat for seat, _ in seats_of(docs, meta) if seat.device == device and not is_done(seat)]
+        session.blind = bool(device) and bool(racing) and phase(meta, self.clock()) != "over"
+        session.delay_ms = round(meta.spectator_delay * self.spectator_second_ms)
         self._schedule(docs)
-        return [{"type": "watching", "room": room_view(docs, self.clock())}]
+        view = room_view(docs, self.clock(), spectator=session.sees_boards)
+        watching: dict[str, Any] = {"type": "watching", "room": view}
+        if session.blind:
+            watching["blind"] = racing[0]  # (the page says why; it watches again once that game is done)
+        return [watching]
 
     # -- the lobby -----------------------------------------------------------------
 
@@ -300,7 +313,7 @@ class LobbyActions(ServiceBase):
             write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
             after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
             after["meta"] = Doc(room.version + 1, write["meta"])
-            publish = _dump({"type": "room", "room": room_view(after, now)})
+            publish = room_message(after, now)
             return Change(expect={"meta": room.version}, write=write, publish=publish, value=after)
 
         after = await transact(self.store, code, action)
@@ -335,6 +348,7 @@ class LobbyActions(ServiceBase):
             if ghosts and meta.deal != new_deal:
                 raise conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
+            meta.known_deal = deal is not None or ghosts  # a deal chosen, or the one just raced
             meta.start_at = meta.ended_at = None
             meta.ready = []
             # Anyone may start it once the race is over (the host may have gone): they host it.

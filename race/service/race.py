@@ -8,7 +8,7 @@ from typing import Any
 
 from race import protocol as p
 from race.engine import Game, IllegalMove, InvalidMove
-from race.hub import not_to
+from race.envelope import not_to
 from race.protocol import ProtocolError
 from race.record import RESTART, UNDO
 from race.rooms import (
@@ -29,7 +29,17 @@ from race.rooms import (
 from race.service.base import LastMove, ServiceBase, Session, _dump, _gone, log
 from race.service.repo import RETRIES, Change, Room, conflict, transact
 from race.store import Doc
-from race.views import META, SEAT, player_view, presence_view, room_view, seats_of, state_view
+from race.views import (
+    META,
+    SEAT,
+    SECRET,
+    player_message,
+    presence_view,
+    room_message,
+    room_view,
+    seats_of,
+    state_view,
+)
 
 
 class RaceActions(ServiceBase):
@@ -121,13 +131,13 @@ class RaceActions(ServiceBase):
             write[key] = _dump(seat)
             version = seat_doc.version + 1
             shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
-            event = {"type": "player", "player": player_view(seat, game, version, shown), "action": text}
+            event = player_message(meta, seat, game, version, text, shown)
             ok = await self.store.commit(
                 code,
                 expect={"meta": meta_doc.version, key: seat_doc.version},
                 write=write,
                 log=(key, _dump({"version": version, "action": text})),
-                publish=not_to(session.conn_id, _dump(event)),  # the mover's reply is its state
+                publish=not_to(session.conn_id, event),  # the mover's reply is its state
             )
             if ok:
                 new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
@@ -137,7 +147,7 @@ class RaceActions(ServiceBase):
             raise conflict()
         if clock_starts:
             docs = await self.store.read_all(code)
-            await self.store.publish(code, _dump({"type": "room", "room": room_view(docs, self.clock())}))
+            await self.store.publish(code, room_message(docs, self.clock()))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
             await self._finished(code, meta, seat)
@@ -250,13 +260,15 @@ class RaceActions(ServiceBase):
         ):  # its end went unannounced (the store failed just then): end it now
             await self.end_if_done(session.room)
             docs = await self._room(session.room)
-        replies = [{"type": "room", "room": room_view(docs, self.clock())}]
+        now = self.clock()
+        replies = [{"type": "room", "room": room_view(docs, now, spectator=session.sees_boards)}]
         if session.seat is not None:
             key = seat_key(session.seat)
             if key not in docs:
                 raise _gone()
             seat = SEAT.decode(docs[key].data)
-            replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version))
+            hidden = phase(meta, now) in SECRET
+            replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version, hidden=hidden))
         return replies
 
     async def hint(self, session: Session) -> list[dict[str, Any]]:
@@ -292,13 +304,13 @@ class RaceActions(ServiceBase):
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
-            event = {"type": "player", "player": player_view(seat, game, version), "action": "resign"}
+            event = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
             return Change(
                 expect={"meta": room.version, key: seat_doc.version},
                 write={key: _dump(seat)},
                 log=(key, _dump({"version": version, "action": "resign"})),
-                publish=not_to(session.conn_id, _dump(event)),
-                value=state_view(seat, game, version),
+                publish=not_to(session.conn_id, event),
+                value=state_view(seat, game, version, hidden=phase(room.meta, self.clock()) in SECRET),
             )
 
         state = await transact(self.store, code, action, names=[key], missing_ok=True)

@@ -30,6 +30,7 @@ from race.app import create_app
 from race.daily import choose_deal, day_before
 from race.engine import Game
 from race.record import utc_date
+from race.rooms import board as board_of
 from race.service import now_ms
 from race.settings import Settings
 from tests.support.processes import TIMEOUT, RedisServer, Server
@@ -225,7 +226,8 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     wp.get_by_test_id("race-best").click()
     expect(wp.get_by_test_id("lobby-ghosts")).to_contain_text(NAME)
     ghost_room = winner.received_types("joined")[-1]["room"]
-    assert ghost_room["kind"] == "race" and ghost_room["deal"] == seed and ghost_room["ghosts"][0]["home"][-1] == 104
+    assert ghost_room["kind"] == "race" and ghost_room["daily_date"] == date
+    assert ghost_room["ghosts"][0]["home"][-1] == 104
     wp.goto(f"/replay/room/{code}")  # (the page sends its daily token: the server lets it see)
     expect(wp.get_by_test_id("replay-game")).to_have_count(1)
 
@@ -280,7 +282,7 @@ def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsi
         until(ws, "hello")
         ws.send(json.dumps({"type": "daily", "name": "Pat", "difficulty": "easy", "token": token}))
         joined = until(ws, "joined")
-        assert joined["room"]["deal"] == seed and joined["daily"]["ranked"]
+        assert joined["state"]["board"] == board_of(Game.deal(seed, "easy")) and joined["daily"]["ranked"]
         state = joined["state"]
         for move in line:
             ws.send(json.dumps({"type": "move", "move": move, "version": state["version"]}))

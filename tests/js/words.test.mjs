@@ -98,4 +98,7 @@ test("a deal in words: its number, or a daily deal's day", () => {
   assert.equal(dealText(7), "deal 7");
   assert.equal(dealText("daily:2026-12-03:hard:12"), "the daily deal of 2026-12-03");
   assert.equal(dealText("weird"), "deal weird");
+  assert.equal(dealText(null), "a random deal"); // (its number is told at the end)
+  assert.equal(roomSummary({ difficulty: "easy", deal: 9, known_deal: true, time_limit: null, round: 1, spectator_delay: 15 }), "easy · known deal 9 · spectators 15 s behind");
+  assert.equal(roomSummary({ difficulty: "easy", deal: null, daily_date: "2026-12-03", time_limit: null, round: 1 }), "easy · the daily deal of 2026-12-03");
 });

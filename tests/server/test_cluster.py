@@ -59,7 +59,7 @@ async def racing(a: Server, b: Server) -> tuple[Client, Client, Client, dict[str
     await spectator.request({"type": "watch", "room": joined["room"]["code"]}, "watching")
     await ann.send({"type": "start"})
     await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    return ann, bob, spectator, joined
+    return ann, bob, spectator, {**joined, "state": await ann.started()}  # (the start's: no board before)
 
 
 async def resync_and_race_on(ann: Client, bob: Client, spectator: Client, joined: dict[str, Any]) -> None:
@@ -121,18 +121,19 @@ async def test_players_on_two_processes_see_each_other_live_on_every_master(
             assert (await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined"))["type"] == "joined"
             spectator = await Client.connect(b.ws_url)
             await spectator.request({"type": "watch", "room": code}, "watching")
-            rooms[port] = (ann, bob, spectator, joined["state"])
+            rooms[port] = (ann, bob, spectator, joined)
             if len(rooms) == 3:
                 break
         assert len(rooms) == 3
 
-        for ann, bob, spectator, state in rooms.values():
+        for ann, bob, spectator, _ in rooms.values():
             await ann.send({"type": "start"})
             started = await bob.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
             assert started["room"]["phase"] == "racing"  # started on A, seen on B
+            state = await bob.started()
             mine = await bob.request({"type": "move", "move": state["legal_moves"][0], "version": 1}, "state")
             seen = await ann.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-            assert seen["player"]["board"] == mine["board"]  # B's move, live on A
+            assert seen["player"]["version"] == mine["version"]  # B's move, live on A (a rival: no board)
             theirs = await ann.request({"type": "move", "move": "shuffle", "version": 1}, "state")
             for client in (bob, spectator):
                 seen = await client.expect("player", where=lambda m: m["player"]["seat"] == "s1")

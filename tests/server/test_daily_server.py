@@ -11,6 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from race.daily import choose_deal
+from race.engine import Game
+from race.rooms import board as board_of
 from tests.support.processes import Client, Server
 
 NODE_LIMIT = "200000"
@@ -25,12 +27,13 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
         assert joined["type"] == "joined", joined
         date, code = joined["daily"]["date"], joined["room"]["code"]
         seed, line = choose_deal(date, "easy", int(NODE_LIMIT))  # what any process chooses
-        assert joined["room"]["deal"] == seed and joined["daily"]["ranked"] is True
+        assert joined["state"]["board"] == board_of(Game.deal(seed, "easy")) and joined["daily"]["ranked"] is True
+        assert joined["room"]["deal"] is None and seed not in json.dumps(joined)  # the seed stays the server's
 
         # The same deal from another process (read from the store, not chosen again).
         bob = await Client.connect(b.ws_url)
         other = await bob.request({"type": "daily", "name": "Bob", "difficulty": "easy"}, "joined")
-        assert other["room"]["deal"] == seed and other["state"]["board"] == joined["state"]["board"]
+        assert other["state"]["board"] == joined["state"]["board"]
 
         # A spectator on the other process watches Ann; a fan follows the leaderboard there.
         spectator = await Client.connect(b.ws_url)
@@ -88,7 +91,8 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
         )
         assert (denied["type"], denied["code"]) == ("error", "kept_back"), denied
         race = await cat.request({"type": "create", "name": "Cat", "ghosts": [rid], "token": joined["token"]}, "joined")
-        assert race["type"] == "joined" and race["room"]["deal"] == seed and race["room"]["kind"] == "race"
+        assert race["type"] == "joined" and race["room"]["kind"] == "race" and race["room"]["known_deal"]
+        assert (race["room"]["daily_date"], race["room"]["deal"]) == (date, None)  # the day's deal, no seed
         assert race["room"]["ghosts"][0]["finished_ms"] == state["finished_ms"]
         await cat.close()
     finally:
@@ -106,7 +110,7 @@ async def test_the_server_chooses_the_days_deals_before_anyone_asks(redis_url: s
         client = await Client.connect(server.ws_url)
         joined = await client.request({"type": "daily", "name": "Early", "difficulty": "easy"}, "joined")
         assert joined["daily"]["date"] == date
-        assert joined["room"]["deal"] == choose_deal(date, "easy", int(NODE_LIMIT))[0]
+        assert joined["state"]["board"] == board_of(Game.deal(choose_deal(date, "easy", int(NODE_LIMIT))[0], "easy"))
     finally:
         server.stop()  # mid-solve of the next deal: the worker is stopped, not waited for
     assert server.process.proc.returncode is not None

@@ -73,7 +73,8 @@ async def world(server: Server, redis_url: str) -> AsyncIterator[World]:
     await clients["s1"].request({"type": "watch", "room": codes["R1"]}, "watching")
     await clients["h1"].send({"type": "start"})
     await clients["g1"].expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    w = World(codes, clients, {one["token"], two["token"], g1["token"], g2["token"]}, one["state"])
+    start = await clients["h1"].started()  # (no board is sent before the start)
+    w = World(codes, clients, {one["token"], two["token"], g1["token"], g2["token"]}, start)
     w.rooms.update(codes.values())
     yield w
     for c in clients.values():

@@ -63,6 +63,7 @@ async def test_a_timer_that_fires_before_its_time_by_the_server_clock_waits_for_
 class Member:
     def __init__(self, id: str) -> None:
         self.id, self.seat = id, None
+        self.sees_boards = True
         self.got: list[str] = []
 
     def deliver(self, message: str, room: str | None = None) -> None:

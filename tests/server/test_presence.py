@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from race.hub import split_not_to
+from race.envelope import split_not_to
 from race.presence import Presence, member_id
 from race.store import Roll, Store
 from race.store.memory import MemoryStore

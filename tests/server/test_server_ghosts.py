@@ -61,7 +61,7 @@ async def test_a_ghost_races_on_its_deal_and_ranks_by_its_whole_game(served: Ser
 
     await cat.send({"type": "start"})
     await cat.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    state = joined["state"]
+    state = await cat.started()
     state = await cat.request({"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state")
     await cat.send({"type": "resign"})
     over = await cat.expect("room", where=lambda m: m["room"]["phase"] == "over")

@@ -34,8 +34,10 @@ async def room(server: Server) -> AsyncIterator[dict[str, Any]]:
 
 
 async def start(room: dict[str, Any]) -> None:
+    """Start the race: the host's ``state`` becomes the start's (no board is sent before)."""
     await room["host"].send({"type": "start"})
     await room["host"].expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    room["state"] = await room["host"].started()
 
 
 async def assert_alive(client: Client) -> None:
@@ -303,11 +305,10 @@ async def test_a_game_holds_at_most_max_game_moves_then_undo_or_restart_go_on(re
     server = Server(redis_url, MAX_GAME_MOVES="3")
     try:
         ann = await Client.connect(server.ws_url)
-        state = (await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 7}, "joined"))[
-            "state"
-        ]
+        await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": 7}, "joined")
         await ann.send({"type": "start"})
         await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+        state = await ann.started()
         for _ in range(3):
             state = await ann.request(
                 {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state"

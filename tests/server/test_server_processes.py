@@ -38,8 +38,7 @@ async def test_players_on_two_processes_race_and_see_each_other(redis_url: str) 
         ann, joined = await create(a)
         code = joined["room"]["code"]
         bob = await Client.connect(b.ws_url)
-        bob_joined = await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-        assert bob_joined["state"]["board"] == joined["state"]["board"]  # the same deal
+        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
         assert [p["name"] for p in (await ann.expect("room"))["room"]["players"]] == ["Ann", "Bob"]
         spectator = await Client.connect(b.ws_url)
         await spectator.request({"type": "watch", "room": code}, "watching")
@@ -47,11 +46,17 @@ async def test_players_on_two_processes_race_and_see_each_other(redis_url: str) 
         await ann.send({"type": "start"})
         started = await bob.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
         assert started["room"]["phase"] == "racing"  # started on A, seen on B
+        bob_start = await bob.started()
+        assert bob_start["board"] == (await ann.started())["board"]  # the same deal
 
-        move = bob_joined["state"]["legal_moves"][0]
+        move = bob_start["legal_moves"][0]
         mine = await bob.request({"type": "move", "move": move, "version": 1}, "state")
         seen_by_ann = await ann.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-        assert seen_by_ann["action"] == move and seen_by_ann["player"]["board"] == mine["board"]
+        # A rival sees Bob's progress, not his board; a spectator sees the board too.
+        assert seen_by_ann["action"] == move and "board" not in seen_by_ann["player"]
+        assert seen_by_ann["player"]["cards"] == mine["cards"] and seen_by_ann["player"]["moves"] == 1
+        watched = await spectator.expect("player", where=lambda m: m["player"]["seat"] == "s2")
+        assert watched["player"]["board"] == mine["board"]
 
         theirs = await ann.request({"type": "move", "move": "shuffle", "version": 1}, "state")
         seen_by_bob = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")
@@ -70,7 +75,7 @@ async def test_a_server_restart_mid_race_loses_nothing(redis_url: str) -> None:
     code, token = joined["room"]["code"], joined["token"]
     await ann.send({"type": "start"})
     await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    state = joined["state"]
+    state = await ann.started()
     for _ in range(3):
         state = await ann.request(
             {"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state"

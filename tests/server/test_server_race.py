@@ -44,8 +44,9 @@ async def test_a_whole_race_two_players_and_a_spectator(slow_start: Server) -> N
     spectator = await Client.connect(server.ws_url)
     watching = await spectator.request({"type": "watch", "room": code}, "watching")
 
-    # Everyone has the same deal.
-    assert created["state"]["board"] == joined["state"]["board"] == watching["room"]["players"][0]["board"]
+    # No one sees the deal before the start: every card is face down.
+    hidden = [created["state"]["board"], joined["state"]["board"], watching["room"]["players"][0]["board"]]
+    assert all(card == "??" for b in hidden for pile in b["piles"] for card in pile)
     assert watching["room"]["phase"] == "lobby" and [p["name"] for p in watching["room"]["players"]] == ["Ann", "Bob"]
 
     # Both ready: the countdown starts at one server timestamp for everyone.
@@ -64,9 +65,14 @@ async def test_a_whole_race_two_players_and_a_spectator(slow_start: Server) -> N
     for c in (ann, bob, spectator):
         racing = await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
         assert racing["room"]["server_time"] >= countdowns[0]["start_at"]
+        if c is spectator:
+            watched = racing["room"]["players"][0]["board"]
+
+    # Everyone has the same deal, from the start.
+    state, bob_start = await ann.started(), await bob.started()
+    assert state["board"] == bob_start["board"] == watched
 
     # Ann plays the winning line.
-    state = created["state"]
     for move in line["moves"]:
         reply = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
         assert reply["type"] == "state", reply
@@ -79,7 +85,7 @@ async def test_a_whole_race_two_players_and_a_spectator(slow_start: Server) -> N
     # Illegal moves are rejected and change nothing.
     bad = await bob.request({"type": "move", "move": "p0>p0", "version": 1}, "state")
     assert bad["code"] == "illegal_move"
-    moved = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")
+    moved = await bob.request({"type": "move", "move": bob_start["legal_moves"][0], "version": 1}, "state")
     assert moved["version"] == 2 and moved["moves"] == 1
 
     # Bob and the spectator saw Ann's progress, ending with her finish.
@@ -105,7 +111,7 @@ async def test_a_whole_race_two_players_and_a_spectator(slow_start: Server) -> N
 
 async def racing_pair(server: Server, deal: int) -> tuple[Client, Client, Client, dict[str, Any], dict[str, Any]]:
     """Ann and Bob racing on an easy deal with a spectator watching; with Ann's and Bob's
-    ``joined`` replies."""
+    ``joined`` replies, their ``state`` those of the start (no board is sent before)."""
     ann = await Client.connect(server.ws_url)
     created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "deal": deal}, "joined")
     code = created["room"]["code"]
@@ -116,6 +122,7 @@ async def racing_pair(server: Server, deal: int) -> tuple[Client, Client, Client
     await ann.send({"type": "start"})
     for c in (ann, bob, spectator):
         await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+    created, joined = {**created, "state": await ann.started()}, {**joined, "state": await bob.started()}
     return ann, bob, spectator, created, joined
 
 

@@ -69,7 +69,7 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
         state = await ann.request(msg, "state")
         assert state["type"] == "state", state
     assert state["won"]
-    bob_move = joined["state"]["legal_moves"][0]
+    bob_move = (await bob.started())["legal_moves"][0]
     assert (await bob.request({"type": "move", "move": bob_move, "version": 1}, "state"))["type"] == "state"
     await bob.send({"type": "resign"})
     await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")

@@ -33,7 +33,8 @@ async def race(service: RaceService, **create: Any) -> tuple[Session, Session, d
     (joined,) = await service.handle(ann, p.Create(name="Ann", difficulty="easy", deal=5, **create))
     await service.handle(bob, p.Join(room=joined["room"]["code"], name="Bob"))
     await service.handle(ann, p.Start())
-    return ann, bob, joined["state"], joined["token"]
+    _, state = await service.handle(ann, p.Sync())  # the board comes with the start
+    return ann, bob, state, joined["token"]
 
 
 async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, redis_url: str) -> None:
@@ -115,7 +116,10 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
     assert room["players"][0]["board"] != state["board"]
     room_again, fresh = await service.handle(ann, p.Sync())
     assert room_again["room"]["round"] == 2 and fresh["type"] == "state"
-    assert fresh["board"] == room["players"][0]["board"] and fresh["legal_moves"]
+    assert fresh["board"] == room["players"][0]["board"] and not fresh["legal_moves"]  # face down
+    await service.handle(bob, p.Start())
+    _, dealt = await service.handle(ann, p.Sync())
+    assert dealt["board"] != state["board"] and dealt["legal_moves"]  # the new deal, at the start
     (spectating,) = await service.handle(Session("c9", room=ann.room, role=Role.SPECTATOR), p.Sync())
     assert spectating["room"]["deal"] == 6
 

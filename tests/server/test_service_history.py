@@ -21,7 +21,8 @@ async def started(service: RaceService) -> tuple[Session, dict[str, Any]]:
     (joined,) = await service.handle(ann, p.Create(name="Ann", difficulty="easy", deal=5))
     await service.handle(bob, p.Join(room=joined["room"]["code"], name="Bob"))
     await service.handle(ann, p.Start())
-    return ann, joined["state"]
+    _, state = await service.handle(ann, p.Sync())  # the board comes with the start
+    return ann, state
 
 
 def pick(state: dict[str, Any], i: int) -> p.Play | p.Undo:

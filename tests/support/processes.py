@@ -170,6 +170,7 @@ class Server:
             # Every test's clients come from 127.0.0.1: a test of the limit sets its own.
             "ROOMS_PER_MINUTE_PER_IP": "100000",
             "DAILY_PLAYERS_PER_DAY_PER_IP": "100000",
+            "SPECTATOR_DELAY_SECONDS": "0",  # spectators live, unless a test of the delay asks
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,
@@ -240,6 +241,12 @@ class Client:
         """Send ``message`` and return the first reply of ``types`` or an error."""
         await self.send(message)
         return await self.expect(*types, "error")
+
+    async def started(self) -> dict[str, Any]:
+        """This player's ``state`` once the race runs (no board reaches anyone before)."""
+        state = await self.request({"type": "sync"}, "state")
+        assert state["type"] == "state" and state["legal_moves"], state
+        return state
 
     async def close(self) -> None:
         await self.ws.close()

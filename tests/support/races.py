@@ -48,11 +48,11 @@ async def ann_wins_bob_resigns(
         await in_lobby(a)
     await a.send({"type": "start"})
     await a.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    state = created["state"]
+    state = await a.started()  # (no board reaches anyone before the start)
     for move in line["moves"]:
         state = await a.request({"type": "move", "move": move, "version": state["version"]}, "state")
         assert state["type"] == "state", state
-    move = joined["state"]["legal_moves"][0]
+    move = (await b.started())["legal_moves"][0]
     assert (await b.request({"type": "move", "move": move, "version": 1}, "state"))["type"] == "state"
     await b.send({"type": "resign"})
     over = await b.expect("room", where=lambda m: m["room"]["phase"] == "over")

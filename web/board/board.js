@@ -19,6 +19,7 @@ const FOUNDATION_ROWS = [SUIT_ORDER.map((s) => "u" + s), SUIT_ORDER.map((s) => "
 /** A card element: rank and suit as text in the corner, a big suit symbol in the middle. */
 export function cardElement(text, extra = {}) {
   const c = card(text);
+  if (c.hidden) return h("div", { class: "card back", "data-card": text, "aria-label": c.name, ...extra });
   return h(
     "div",
     {
@@ -192,7 +193,8 @@ export class BoardView {
       });
       if (!cards.length) el.append(h("span", { class: "empty-label" }, "empty"));
       const names = cards.map((t) => card(t).label).join(" ");
-      el.setAttribute("aria-label", `pile ${i + 1}: ${cards.length ? names + " (top " + card(cards[cards.length - 1]).label + ")" : "empty"}`);
+      const face = cards.length && card(cards[0]).hidden ? `${cards.length} cards face down` : null;
+      el.setAttribute("aria-label", `pile ${i + 1}: ${face || (cards.length ? names + " (top " + card(cards[cards.length - 1]).label + ")" : "empty")}`);
     });
     for (const [key, el] of Object.entries(this.foundations)) {
       const f = board.foundations[key];

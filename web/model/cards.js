@@ -15,7 +15,15 @@ const RANK_NAME = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 const FACE_EMBLEM = { J: "♞", Q: "♛", K: "♚" };
 export const RANKS = "A23456789TJQK";
 
+export const HIDDEN = "??"; // a card face down: no board is shown before the race starts
+
+/** Whether ``board`` is the server's board before the start (its cards face down). */
+export function isHidden(board) {
+  return !!board && board.piles.some((pile) => pile[0] === HIDDEN);
+}
+
 export function card(text) {
+  if (text === HIDDEN) return { text, hidden: true, rank: "", suit: "", symbol: "", red: false, label: "", face: false, emblem: "", name: "face-down card" };
   const rank = text[0];
   const suit = SUITS[text[1]];
   const rankText = RANK_TEXT[rank] || rank;

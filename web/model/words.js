@@ -66,6 +66,7 @@ export function statusKey(p) {
 /** A deal in words: "deal 42", or for a daily challenge's deal (its seed, such as
  * "daily:2026-12-01:easy:0") "the daily deal of 2026-12-01": no raw seed on the page. */
 export function dealText(deal) {
+  if (deal === null || deal === undefined) return "a random deal"; // its number is told at the end
   const daily = typeof deal === "string" && deal.match(/^daily:(\d{4}-\d\d-\d\d):/);
   return daily ? `the daily deal of ${daily[1]}` : `deal ${deal}`;
 }
@@ -73,7 +74,9 @@ export function dealText(deal) {
 /** What a room is, for its page's header: "hard · deal 42 · 10 min limit · round 2". */
 export function roomSummary(room) {
   const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
-  return `${room.difficulty} · ${dealText(room.deal)}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}`;
+  const deal = room.daily_date ? `the daily deal of ${room.daily_date}` : room.known_deal ? `known ${dealText(room.deal)}` : dealText(room.deal);
+  const delay = room.spectator_delay ? ` · spectators ${room.spectator_delay} s behind` : "";
+  return `${room.difficulty} · ${deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}${delay}`;
 }
 
 /** A time limit in words: "10 min", "30 s", "1 min 30 s". */

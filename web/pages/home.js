@@ -46,6 +46,14 @@ export function homeView(root, { navigate }) {
     h("option", { value: "" }, "None"),
     [5, 10, 15, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)),
   );
+  // A player could follow a rival's board on a second device: spectators run behind the race.
+  const delay = h(
+    "select",
+    { id: "spectator-delay", name: "spectator_delay", "data-testid": "create-spectator-delay" },
+    h("option", { value: "" }, "15 s behind the race"),
+    h("option", { value: "60" }, "60 s behind the race"),
+    h("option", { value: "0" }, "Live"),
+  );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
   const createForm = h(
@@ -60,6 +68,8 @@ export function homeView(root, { navigate }) {
     deal,
     h("label", { for: "time-limit" }, "Time limit"),
     limit,
+    h("label", { for: "spectator-delay" }, "Spectators see"),
+    delay,
     h("label", { class: "check" }, listed, " List this race for spectators"),
     createBtn,
   );
@@ -203,6 +213,7 @@ export function homeView(root, { navigate }) {
       msg.deal = Number(dealText);
     }
     if (limit.value) msg.time_limit = Number(limit.value);
+    if (delay.value) msg.spectator_delay = Number(delay.value);
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();

@@ -1,6 +1,7 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
 import { BoardView } from "../board/board.js";
+import { deviceKey } from "../device.js";
 import { announce, announcer, fill, h } from "../dom.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { news } from "../model/news.js";
@@ -52,7 +53,7 @@ class WatchView {
     this.link = new Link({
       onOpen: (hello) => {
         this.store.dispatch(hello);
-        this.link.send({ type: "watch", room: code });
+        this.link.send({ type: "watch", room: code, device: deviceKey() });
       },
       onMessage: (m) => this.onMessage(m),
     });
@@ -72,6 +73,8 @@ class WatchView {
   }
 
   onMessage(m) {
+    // This device races here: no boards until its game is done (then it watches again).
+    if (m.type === "watching") this.blind = m.blind ?? null;
     if (m.type === "resync") this.link.reconnect();
     else if (m.type === "error" && m.code === "unknown_room") {
       this.link.close();
@@ -114,6 +117,11 @@ class WatchView {
     }
     fill(this.side, parts);
     this.renderPodium(s, before);
+    const mine = this.blind && s.room.players.find((p) => p.seat === this.blind);
+    if (this.blind && (!mine || mine.won || mine.resigned || mine.finished_ms !== null || phase(s) === "over")) {
+      this.blind = null;
+      this.link.reconnect(); // my game is done: the boards may be shown now
+    }
   }
 
   /** The room's ghosts as they stand at the server's time now. */
@@ -148,7 +156,10 @@ class WatchView {
     else if (p === "over") {
       text = endedByTime(room) ? "Race over: time is up" : "Race over";
     }
-    fill(this.status, h("p", { class: "phase", "data-phase": p }, text));
+    const why = this.blind
+      ? "You are racing in this room: its boards show here once your game is done."
+      : p === "racing" && room.kind === "daily" ? "A daily attempt's board shows once it is over: everyone plays this deal today." : null;
+    fill(this.status, h("p", { class: "phase", "data-phase": p }, text), why ? h("p", { class: "muted", "data-testid": "no-boards" }, why) : null);
   }
 
   renderPlayer(s, p) {
@@ -169,6 +180,8 @@ class WatchView {
     fill(entry.title, h("span", { class: "name" }, p.name), h("span", { class: "muted" }, `${line}${status ? " · " + status : ""}${isAway(s.presence, p.seat) ? " · away" : ""}`));
     const p0 = phase(s);
     entry.board.el.classList.toggle("waiting", p0 === "lobby" || p0 === "countdown");
+    // (During a race a player's own device and a daily attempt's spectators get no boards.)
+    entry.board.el.hidden = !p.board;
     if (p.board) entry.board.update(p.board, { version: p.version ?? 0 });
   }
 }

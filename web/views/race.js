@@ -3,7 +3,7 @@
 
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
-import { parseMove, preview } from "../model/cards.js";
+import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { series } from "../model/replay.js";
 import { podium } from "../model/moments.js";
@@ -93,7 +93,7 @@ export class RaceView {
     const changed = (...keys) => !was || keys.some((k) => s[k] !== was[k]);
     if (changed("mine", "pending", "hint", "kicked") || phase(s) !== phase(was)) this.drawBoard(s);
     // The race's motion: the deal flies out at the start, a won game cascades.
-    if (was && phase(was) === "countdown" && phase(s) === "racing") this.board.deal();
+    if (isHidden(was?.mine?.board) && s.mine && !isHidden(s.mine.board)) this.board.deal();
     if (was?.mine && s.mine?.won && !was.mine.won) this.board.cascade();
     this.drawPodium(s, was);
     this.tools.draw(s, this.confirming);
