@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import regex
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
 NAME_MAX = 20  # characters as a reader sees them: extended grapheme clusters
 #: Code points in one of those characters: the longest emoji (a kissing couple with two skin

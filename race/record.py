@@ -70,6 +70,7 @@ class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     round: int = 1
     seat: str = ""
     daily_date: str | None = None
+    known_deal: bool = False  # the deal was chosen (or raced again), not drawn at random
     #: Who played it, for their own history (a hash of their device key; never shown), and
     #: how the race came out for them: place, of how many, and the players they finished
     #: ahead of (``beat``) and behind (``behind``).

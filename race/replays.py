@@ -50,6 +50,7 @@ def replay_view(record: Record) -> dict[str, Any]:
         "round": record.round,
         "seat": record.seat,
         "daily_date": record.daily_date,
+        "known_deal": record.known_deal,
         "started": record.started,
         "result": replay_result(record),
         "board": start,

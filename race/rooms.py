@@ -219,6 +219,7 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         seat=seat.seat,
         device=seat.device,
         daily_date=meta.daily_date,
+        known_deal=meta.known_deal,
     )
 
 

@@ -153,15 +153,24 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
     return view
 
 
+def opening(meta: Meta) -> dict[str, Any]:
+    """The deal as every seat starts it: its board and legal moves (the same for everyone)."""
+    game = Game.deal(meta.deal, meta.difficulty)
+    return {"board": board(game), "legal_moves": [str(m) for m in game.legal_moves()]}
+
+
 def room_message(docs: dict[str, Doc], now: int) -> str:
     """The ``room`` broadcast of the room at ``now``: each of players and spectators gets
-    its own snapshot when they differ."""
-    players = _enc.encode({"type": "room", "room": room_view(docs, now)}).decode()
+    its own snapshot when they differ. While a race runs, the players' carries the
+    ``opening``, so that a player still without a move has its board at once at the start."""
+    players: dict[str, Any] = {"type": "room", "room": room_view(docs, now)}
     meta = META.decode(docs["meta"].data)
     ph = phase(meta, now)
     if ph in SECRET or boards_shown(meta, ph, spectator=False) == boards_shown(meta, ph, spectator=True):
-        return players
-    return by_role(players, _enc.encode({"type": "room", "room": room_view(docs, now, spectator=True)}).decode())
+        return _enc.encode(players).decode()
+    players["opening"] = opening(meta)
+    spectators = {"type": "room", "room": room_view(docs, now, spectator=True)}
+    return by_role(_enc.encode(players).decode(), _enc.encode(spectators).decode())
 
 
 def presence_view(

@@ -150,3 +150,17 @@ test("the store tells its subscribers of each change, with the state before it",
   assert.deepEqual(heard, [["watching", null, "ABC"]]);
   assert.equal(store.get().room.round, 2);
 });
+
+test("at the start, a board still face down becomes the server's opening, unless my game has moved on", () => {
+  const hidden = { piles: [["??"], ["??", "??"]], foundations: {}, shuffles_left: 3 };
+  const s = seated(snapshot({ phase: "countdown", start_at: 5000 }), state({ board: hidden, legal_moves: [] }));
+  const opening = { board, legal_moves: ["p0>p1", "shuffle"] };
+  const started = reduce(s, { type: "room", room: snapshot({ start_at: 5000 }), opening });
+  assert.deepEqual(started.mine.board, board);
+  assert.deepEqual(legalNow(started), ["p0>p1", "shuffle"]);
+  // My seat is at a later version than I hold (a move I have not heard of): no guess, the page syncs.
+  const moved = snapshot({ start_at: 5000, players: [player("s1", { version: 2 }), player("s2")] });
+  assert.equal(reduce(s, { type: "room", room: moved, opening }).mine.board, hidden);
+  // A board already shown is never replaced by the opening.
+  assert.equal(reduce(seated(), { type: "room", room: snapshot(), opening: { board: hidden, legal_moves: [] } }).mine.board, board);
+});

@@ -85,10 +85,12 @@ async def test_players_get_their_rivals_progress_and_spectators_the_boards(serve
     await spectator.request({"type": "watch", "room": room["code"]}, "watching")
     await ann.send({"type": "start"})
     racing = await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
-    assert boards(racing) == [] and racing["room"]["deal"] is None  # a random deal: told at the end
+    assert [p.get("board") for p in racing["room"]["players"]] == [None, None]
+    assert racing["room"]["deal"] is None  # a random deal: told at the end
     watched = await spectator.expect("room", where=lambda m: m["room"]["phase"] == "racing")
     assert len(boards(watched)) == 2
     state = await ann.started()
+    assert racing["opening"] == {k: state[k] for k in ("board", "legal_moves")}  # the deal, as everyone starts it
     for _ in range(5):
         move = next(m for m in state["legal_moves"] if m != "shuffle")
         state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")

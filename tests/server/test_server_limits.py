@@ -130,7 +130,7 @@ async def test_pages_from_other_origins_are_refused(limited: Server, origin: str
 @pytest.mark.parametrize("origin", ["https://race.example", "https://www.race.example", None])
 async def test_allowed_origins_and_non_browsers_are_served(limited: Server, origin: str | None) -> None:
     client = await Client.connect(limited.ws_url, origin=origin)
-    assert client.hello["protocol"] == 1
+    assert client.hello["protocol"] == 2
     await client.close()
 
 

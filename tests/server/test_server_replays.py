@@ -89,7 +89,7 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
         assert by_name["Bob"]["result"]["resigned"] and by_name["Bob"]["result"]["moves"] == 1
         view = (await http.get(f"/api/replays/{by_name['Ann']['id']}")).json()
         assert (view["name"], view["room"], view["deal"], view["round"]) == ("Ann", code, line["deal"], 1)
-        assert view["seat"] == created["seat"]
+        assert view["seat"] == created["seat"] and view["known_deal"] is True  # (its deal was chosen)
         assert [s["act"] for s in view["steps"]][:3] == [line["moves"][0], "undo", "restart"]
         times = [s["at"] for s in view["steps"]]
         assert times == sorted(times) and times[-1] == state["finished_ms"]

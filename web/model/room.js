@@ -2,6 +2,7 @@
 // the daily attempt and the watch page. Pure: a message that changes nothing gives back the
 // same state, and a new state shares what did not change (views compare by identity).
 
+import { isHidden } from "./cards.js";
 import { inRace } from "./select.js";
 
 export function initial(code) {
@@ -45,7 +46,14 @@ function step(s, m) {
       const room = mergeSnapshot(s.room, m.room);
       // A rematch: the old deal's hint goes at once, not with the new board.
       const hint = s.room && s.room.round !== room.round ? null : s.hint;
-      return { ...s, room, hint };
+      const next = { ...s, room, hint };
+      // The start: my board face down, no move of mine yet, and the server's opening (the
+      // deal as every seat starts it) is my game now. Else the page asks with `sync`.
+      const entry = m.opening && isHidden(s.mine?.board) && room.players.find((p) => p.seat === s.seat);
+      if (entry && entry.version === s.mine.version) {
+        return withMine(next, { ...s.mine, board: m.opening.board, legal_moves: m.opening.legal_moves, can_undo: false });
+      }
+      return next;
     }
     case "player": {
       const players = s.room && applyPlayer(s.room.players, m.player);

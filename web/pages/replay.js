@@ -93,7 +93,7 @@ class ReplayView {
     const where = first.kind === "daily" ? `daily challenge ${first.daily_date ?? ""}` : first.room ? `room ${first.room}, round ${first.round}` : "";
     const title = many ? "The race again" : h("span", {}, h("span", { class: "name", dir: "auto" }, first.name), "’s game");
     const solver = first.solver_moves ? h("span", { "data-testid": "solver-moves", title: "The solver's line for this deal" }, ` · solver: ${first.solver_moves} moves`) : null;
-    const head = h("div", { class: "room-head" }, h("h1", {}, "Replay: ", title), h("p", { class: "muted" }, `${first.difficulty} · ${dealText(first.deal)}${where ? " · " + where : ""}`, solver));
+    const head = h("div", { class: "room-head" }, h("h1", {}, "Replay: ", title), h("p", { class: "muted" }, `${first.difficulty} · ${first.known_deal ? "known " : ""}${dealText(first.deal)}${where ? " · " + where : ""}`, solver));
     this.games = this.timelines.map((t) => this.game(t, many));
     this.clockEl = h("span", { class: "replay-clock", "data-testid": "replay-clock" });
     this.countEl = h("span", { class: "replay-count", "data-testid": "replay-count" });

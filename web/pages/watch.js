@@ -35,6 +35,7 @@ class WatchView {
     document.title = `Watching ${code} · Crescent Race`;
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
+    this.why = h("p", { class: "muted", "data-testid": "no-boards", hidden: true }); // why no boards show
     this.news = announcer("presence-announce");
     // At race over, the winner and the podium at the top, on every size.
     this.podium = h("section", { class: "watch-podium", "data-testid": "watch-podium", hidden: true });
@@ -43,7 +44,7 @@ class WatchView {
     // The outline: h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
     const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, "Boards"), this.grid);
     this.layout = h("div", { class: "watch-layout" }, boards, this.side);
-    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.podium, this.news, this.layout);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.why, this.podium, this.news, this.layout);
     fill(root, this.page);
     this.renderHead();
     this.store.subscribe((s, before) => {
@@ -159,7 +160,9 @@ class WatchView {
     const why = this.blind
       ? "You are racing in this room: its boards show here once your game is done."
       : p === "racing" && room.kind === "daily" ? "A daily attempt's board shows once it is over: everyone plays this deal today." : null;
-    fill(this.status, h("p", { class: "phase", "data-phase": p }, text), why ? h("p", { class: "muted", "data-testid": "no-boards" }, why) : null);
+    fill(this.status, h("p", { class: "phase", "data-phase": p }, text));
+    this.why.hidden = !why;
+    this.why.textContent = why || "";
   }
 
   renderPlayer(s, p) {
