@@ -4,7 +4,6 @@ build on: reading a room, changing its meta, ending a race, the listings of live
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -16,16 +15,17 @@ import msgspec
 
 from race.engine import Game
 from race.protocol import ProtocolError
-from race.rooms import MAX_PLAYERS, Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.rooms import Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.service.listing import DAILY_LISTED_S as DAILY_LISTED_S
+from race.service.listing import LISTING as LISTING
+from race.service.listing import Listings
 from race.service.recording import keep_records
 from race.service.repo import Change, Room, transact
 from race.solver_lines import SolverLines
-from race.store import Doc, RoomStore, StoreUnavailable
-from race.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, shown_deal, state_view
+from race.store import Doc, RoomStore
+from race.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, state_view
 
 log = logging.getLogger("race.service")  # one logger for the whole package
-LISTING = "rooms"
-DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
 #: How long a player must have been away before the others may act without them, unless the
 #: service is told otherwise (``host_away_ms``): as host when it is the host, or to end a race
 #: it is still in. A page being reloaded, or a phone that dropped its connection for a moment,
@@ -94,7 +94,7 @@ def _gone() -> ProtocolError:
     return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
 
 
-class ServiceBase:
+class ServiceBase(Listings):
     """The store, clock and timed events every action works with, and what the actions share."""
 
     def __init__(
@@ -140,12 +140,8 @@ class ServiceBase:
         #: Called with a daily attempt's meta and seat when it is won (the daily challenge
         #: posts it to its leaderboard).
         self.on_daily_finish = on_daily_finish
-        # live_rooms' last reading (when it began, the list's generation then, its limit, the
-        # rooms) and the reading under way: a change of the list by this process bumps the
-        # generation, and an answer from an older one is not used again.
         self._listing_gen = 0
-        self._live: tuple[float, int, int, list[dict[str, Any]]] | None = None
-        self._scan: tuple[int, int, float, asyncio.Task[list[dict[str, Any]]]] | None = None
+        self._live = self._scan = None
 
     async def admit_new_room(self, session: Session) -> None:
         """Spend one of the rooms ``session``'s address may start, or refuse with
@@ -194,114 +190,6 @@ class ServiceBase:
         if self.solver_lines is not None and meta.kind is Kind.RACE:
             self.solver_lines.look_for(meta.deal, meta.difficulty)
         return True
-
-    # -- listings ------------------------------------------------------------------
-
-    async def live_rooms(self, limit: int = 50, *, max_age: float = 0) -> list[dict[str, Any]]:
-        """Listed rooms in the lobby, the countdown or racing with a player connected, for
-        spectators to pick from. A listed room whose players have all gone is taken off the
-        list (the first of them to come back puts it on again, see :meth:`relist`).
-
-        ``max_age``: every home page polls this, so an answer up to this many seconds old
-        will do, unless this process changed the list since; callers at the same time
-        share one reading."""
-        if not max_age:
-            return await self._scan_live(limit)
-        if (live := self._live) is not None:
-            at, gen, for_limit, rooms = live
-            if gen == self._listing_gen and for_limit == limit and time.monotonic() - at <= max_age:
-                return rooms
-        scan = self._scan
-        if scan is None or scan[0] != self._listing_gen or scan[1] != limit or scan[3].done():
-            reading = asyncio.create_task(self._scan_live(limit))
-            reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # seen, if all waiters left
-            scan = self._scan = (self._listing_gen, limit, time.monotonic(), reading)
-        gen, _, started, task = scan
-        rooms = await asyncio.shield(task)  # one caller gone does not stop the others' reading
-        if gen == self._listing_gen:
-            self._live = (started, gen, limit, rooms)
-        return rooms
-
-    async def _scan_live(self, limit: int) -> list[dict[str, Any]]:
-        # The rooms at once: their reads share round trips (on Redis, one pipelined write).
-        codes = await self.store.list_members(LISTING, self.clock() / 1000, limit)
-        return [room for room in await asyncio.gather(*map(self._live_room, codes)) if room is not None]
-
-    async def room_info(self, code: str) -> dict[str, Any] | None:
-        """What a visitor may know of a room before taking a seat (its code is the key to
-        it): kind, deal, phase and how many seats are taken; ``None`` if there is none."""
-        (doc,) = await self.store.read(code, ["meta"])
-        if doc is None:
-            return None
-        meta = META.decode(doc.data)
-        return {
-            "code": code,
-            "kind": meta.kind,
-            "difficulty": meta.difficulty,
-            "deal": shown_deal(meta, phase(meta, self.clock())),
-            "known_deal": meta.known_deal,
-            "time_limit": meta.time_limit,
-            "phase": phase(meta, self.clock()),
-            "players": len(meta.seats),
-            "max_players": MAX_PLAYERS,
-        }
-
-    async def _live_room(self, code: str) -> dict[str, Any] | None:
-        """A listed room's entry in the live list, or ``None`` (then off the list, if it
-        expired, is over, or everyone has gone)."""
-        (doc,) = await self.store.read(code, ["meta"])
-        meta = META.decode(doc.data) if doc is not None else None
-        if meta is None or not meta.listed or phase(meta, self.clock()) == "over":
-            await self._unlist(code, reading=True)  # expired, or over by its time limit
-            return None
-        roll = await self.store.presence(code, self.clock() / 1000)
-        if not roll.listed:
-            if roll.version:  # not a room whose creator is still on the way in
-                await self._unlist(code, reading=True)
-                if (await self.store.presence(code, self.clock() / 1000)).listed:
-                    await self.list_room(meta)  # a player came in meanwhile (and relisted first)
-            return None
-        return {
-            "code": code,
-            "kind": meta.kind,
-            "difficulty": meta.difficulty,
-            "deal": shown_deal(meta, phase(meta, self.clock())),
-            "phase": phase(meta, self.clock()),
-            "players": len(meta.seats),
-            "here": len(presence_view(roll.version, roll.listed, roll.counted)["here"]),
-            "watching": roll.counted,
-        }
-
-    async def _unlist(self, code: str, *, reading: bool = False) -> None:
-        """Take a room off the live list (``reading``: by the reading of it, which leaves it
-        out of its answer, so that answer stays good)."""
-        if await self.store.list_remove(LISTING, code) and not reading:
-            self._listing_gen += 1
-
-    async def relist(self, code: str) -> None:
-        """Put a room back on the live list when a player arrives in it (it is taken off
-        when everyone has gone): best effort, like all listing."""
-        try:
-            (doc,) = await self.store.read(code, ["meta"])
-            if doc is not None:
-                meta = META.decode(doc.data)
-                if phase(meta, self.clock()) != "over":
-                    await self.list_room(meta)
-        except StoreUnavailable:
-            log.warning("room %s: store unavailable; not listed again", code)
-        except Exception:  # best effort: a failover's read-only replica must not close anyone
-            log.exception("room %s: could not list the room again", code)
-
-    async def list_room(self, meta: Meta) -> None:
-        """Show a listed room on the home page's live list: a convenience, so a store that
-        fails here fails nothing else (the room just stays off the list)."""
-        if meta.listed:
-            listed_for = min(self.store.ttl, DAILY_LISTED_S) if meta.kind is Kind.DAILY else self.store.ttl
-            try:
-                if await self.store.list_add(LISTING, meta.code, self.clock() / 1000 + listed_for):
-                    self._listing_gen += 1
-            except StoreUnavailable:
-                log.warning("room %s: store unavailable; not listed", meta.code)
 
     # -- helpers -------------------------------------------------------------------
 

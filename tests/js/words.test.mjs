@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { card, describeMove, parseMove, preview } from "../../web/model/cards.js";
 import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
 import { initial, reduce } from "../../web/model/room.js";
-import { count, dealText, formatMs, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
+import { count, dealText, formatMs, inviteText, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
 
 test("places read as ordinals", () => {
   const places = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th" };
@@ -101,4 +101,12 @@ test("a deal in words: its number, or a daily deal's day", () => {
   assert.equal(dealText(null), "a random deal"); // (its number is told at the end)
   assert.equal(roomSummary({ difficulty: "easy", deal: 9, known_deal: true, time_limit: null, round: 1, spectator_delay: 15 }), "easy · known deal 9 · spectators 15 s behind");
   assert.equal(roomSummary({ difficulty: "easy", deal: null, daily_date: "2026-12-03", time_limit: null, round: 1 }), "easy · the daily deal of 2026-12-03");
+});
+
+test("an invitation says who invites, to what, and who waits", () => {
+  const info = { kind: "race", difficulty: "easy", deal: null, known_deal: false, time_limit: 600, round: 2, phase: "lobby", names: ["Ann", "Bob"], host_name: "Ann" };
+  assert.equal(inviteText(info), "Ann invites you to race: easy · a random deal · 10 min limit · round 2. Waiting: Ann, Bob.");
+  assert.equal(inviteText({ ...info, phase: "racing", host_name: null }), "A race: easy · a random deal · 10 min limit · round 2. Racing: Ann, Bob.");
+  assert.equal(inviteText({ ...info, names: [] }), "");
+  assert.equal(inviteText({ ...info, kind: "daily" }), "");
 });

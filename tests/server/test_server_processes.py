@@ -118,10 +118,12 @@ async def test_health_and_live_rooms_endpoints(redis_url: str) -> None:
         status, body = get_json(server.url + "/api/rooms")
         codes = [r["code"] for r in body["rooms"]]
         assert status == 200 and listed["room"]["code"] in codes and hidden["room"]["code"] not in codes
+        assert next(r for r in body["rooms"] if r["code"] == listed["room"]["code"])["names"] == ["Ann"]
         # One room, listed or not, for a page about to offer its join form.
         code = hidden["room"]["code"]
         status, info = get_json(f"{server.url}/api/rooms/{code.lower()}")
         assert status == 200, info
+        assert (info["names"], info["host_name"], info["round"]) == (["Ann"], "Ann", 1)  # who invites you
         assert (info["code"], info["kind"], info["phase"], info["players"], info["max_players"]) == (
             code,
             "race",

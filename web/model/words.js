@@ -79,6 +79,16 @@ export function roomSummary(room) {
   return `${room.difficulty} · ${deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}${delay}`;
 }
 
+/** The join form's line about the room (``info``: `GET /api/rooms/CODE`): "Ann invites you
+ * to race: easy · a random deal · round 2. Waiting: Ann, Bob." ("" for nothing to say). */
+export function inviteText(info) {
+  if (!info?.names?.length || info.kind === "daily") return "";
+  const who = info.host_name ? `${info.host_name} invites you to race` : "A race";
+  const what = roomSummary({ ...info, spectator_delay: 0 });
+  const waiting = info.phase === "lobby" ? ` Waiting: ${info.names.join(", ")}.` : ` Racing: ${info.names.join(", ")}.`;
+  return `${who}: ${what}.${waiting}`;
+}
+
 /** A time limit in words: "10 min", "30 s", "1 min 30 s". */
 export function limitText(seconds) {
   const min = Math.floor(seconds / 60);

@@ -176,6 +176,7 @@ export function homeView(root, { navigate }) {
           "li",
           { "data-testid": "live-room", "data-room": r.code },
           h("span", { class: "code" }, r.code),
+          r.names?.length ? h("span", { class: "names", "data-testid": "live-room-players" }, r.names.join(", ")) : null,
           h("span", { class: "muted", "data-testid": "live-room-status" }, roomLine(r)),
           mine ? h("a", { href: room, class: "button small primary", "data-testid": "back-to-seat" }, "Back to your race") : null,
           h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),

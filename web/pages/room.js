@@ -9,7 +9,7 @@ import { series } from "../model/replay.js";
 import { RETRY_MS } from "../net.js";
 import { roomListing } from "../replays.js";
 import { Seat } from "../seat.js";
-import { closedPanel, gonePanel, joinForm, lobbyPanel, showJoinNote } from "../views/lobby.js";
+import { closedPanel, gonePanel, joinForm, lobbyPanel, showInvite, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
 import { RaceView } from "../views/race.js";
 
@@ -189,6 +189,10 @@ class RoomPage {
       return;
     }
     if (info.poll_ms) this.pollMs = info.poll_ms;
+    if (res?.ok) {
+      this.invite = info; // who invites, who waits, on what: said in the join form
+      showInvite(this.joinEl, info);
+    }
     const was = this.joinNote;
     let note = res?.ok ? joinNote(info, !!was?.closed || !!refusal) : was; // no answer: as it was
     if (refusal && !res?.ok) note = { code: refusal.code, message: refusal.message, closed: true };
@@ -301,6 +305,7 @@ class RoomPage {
       return;
     }
     fill(this.joinEl, joinForm({ code: this.code, error: error || note, join }));
+    if (this.invite) showInvite(this.joinEl, this.invite);
     if (had) this.joinEl.querySelector("input").focus(); // (the note is the field's description)
     else if (reopened && note) announce(this.news, note.message);
   }

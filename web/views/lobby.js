@@ -4,7 +4,7 @@
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin } from "../model/share.js";
-import { sentence } from "../model/words.js";
+import { inviteText, sentence } from "../model/words.js";
 import { awayTag, seriesLine, watchingLine } from "./ranking.js";
 import { roomShare } from "./share.js";
 
@@ -37,12 +37,22 @@ export function joinForm({ code, error, join }) {
       },
     },
     h("h2", {}, "Join the race"),
+    h("p", { class: "invite", "data-testid": "join-invite", hidden: true }),
     h("label", { for: "room-name" }, "Nickname"),
     name,
     h("p", { class: "error", id: NOTE_ID, "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
     submit,
     h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
   );
+}
+
+/** Say in a join form on the page who invites, who waits, and on what (``info``: the
+ * server's look-up of the room, `GET /api/rooms/CODE`). */
+export function showInvite(form, info) {
+  const slot = form.querySelector("[data-testid=join-invite]");
+  if (!slot) return;
+  slot.textContent = inviteText(info);
+  slot.hidden = !slot.textContent;
 }
 
 /** Say ``note`` in a join form on the page (unless it says something already). */
