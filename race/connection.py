@@ -358,6 +358,7 @@ class Connection:
                 self.delayed.close()
                 self.delayed = None
         if isinstance(msg, p.Watch) and self.session.delay_ms and self.delayed is None:
+            await self.reply({"type": "delayed", "ms": self.session.delay_ms})  # (at once: the page says so)
             most = 64 * self.settings.send_queue
             self.delayed = DelayLine(self.session.delay_ms / 1000, self._enqueue, most)
         for reply in replies:

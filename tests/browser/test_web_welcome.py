@@ -107,6 +107,10 @@ def test_the_lobby_shares_the_room_link_friends_can_open_with_a_qr_code(browsing
     phone.add_init_script(FAKE_SHARE)
     friend = browsing.adopt("friend", phone.new_page())
     friend.page.goto(f"/r/{code}")
+    # Before joining, the friend sees who invites, to what, and who is waiting.
+    invite = "Ann invites you to race: hard · known deal 42. Waiting: Ann."
+    expect(friend.page.get_by_test_id("join-invite")).to_have_text(invite)
+    shoot(friend, "invite")
     friend.page.get_by_test_id("join-name").fill("Bob")
     friend.page.get_by_test_id("join-room").tap()
     button = friend.page.get_by_test_id("copy-link")

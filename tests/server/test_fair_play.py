@@ -125,7 +125,9 @@ async def test_spectators_watch_the_race_as_it_was_the_delay_ago(server: Server)
     assert room["spectator_delay"] == 15
     spectator = await Client.connect(server.ws_url)
     asked = time.time() * 1000
-    watching = await spectator.request({"type": "watch", "room": room["code"]}, "watching")
+    told = await spectator.request({"type": "watch", "room": room["code"]}, "delayed")
+    assert told == {"type": "delayed", "ms": 300}  # at once: the page says the view runs behind
+    watching = await spectator.expect("watching")
     got = time.time() * 1000
     assert got - asked >= 300 and got - watching["room"]["server_time"] >= 300  # the snapshot, as it was
     await ann.send({"type": "start"})

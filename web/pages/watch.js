@@ -76,6 +76,11 @@ class WatchView {
   onMessage(m) {
     // This device races here: no boards until its game is done (then it watches again).
     if (m.type === "watching") this.blind = m.blind ?? null;
+    if (m.type === "delayed" && !this.store.get().room) {
+      // The room's spectators watch it behind the race: nothing comes until then.
+      fill(this.status, h("p", { class: "phase", "data-testid": "delayed" }, `Spectators watch this race ${Math.round(m.ms / 1000)} s behind, as it happened: it shows here in a moment.`));
+      return;
+    }
     if (m.type === "resync") this.link.reconnect();
     else if (m.type === "error" && m.code === "unknown_room") {
       this.link.close();
