@@ -264,6 +264,16 @@ async def start_races(players: list[Player]) -> None:
                     break
     await asyncio.sleep(max(waits, default=0) + 0.05)
 
+    # No board reaches anyone before the start: each player fetches its own now.
+    async def fetch(pl: Player) -> None:
+        await pl.conn.send({"type": "sync"})
+        state = await pl.conn.expect("state")
+        if state["type"] == "error":
+            raise RuntimeError(f"sync failed: {state}")
+        pl.state = state
+
+    await asyncio.gather(*map(fetch, players))
+
 
 class Pacer:
     """The send schedule of one client: as fast as it can (``interval`` None: a closed loop,
