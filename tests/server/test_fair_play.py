@@ -50,7 +50,7 @@ def boards(message: Any) -> list[Any]:
     return []
 
 
-async def lobby(server: Server, **create: Any) -> tuple[Client, Client, Client, dict[str, Any], dict[str, Any]]:
+async def lobby(server: Server, **create: Any) -> tuple[Client, Client, dict[str, Any], dict[str, Any], dict[str, Any]]:
     ann = await Client.connect(server.ws_url)
     created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", **create}, "joined")
     bob = await Client.connect(server.ws_url)
@@ -68,7 +68,7 @@ async def test_nothing_of_the_deal_reaches_anyone_before_the_start(server: Serve
         await c.expect("room", where=lambda m: m["room"]["phase"] == "racing")
     # Everything each client got up to the start: the lobby, the ready, the countdown.
     before = {c: [m for m in c.inbox] for c in (ann, bob, spectator)}
-    seen = [created, joined, watching, *before[ann], *before[bob], *before[spectator]]
+    seen: list[dict[str, Any]] = [created, joined, watching, *before[ann], *before[bob], *before[spectator]]
     assert any(m.get("type") == "room" and m["room"]["phase"] == "countdown" for m in seen)
     assert [leak for m in seen for leak in leaks(m)] == []
     assert all(boards(m) for m in (created, joined, watching))  # boards there are, face down
