@@ -33,7 +33,7 @@ from race.record import utc_date
 from race.rooms import board as board_of
 from race.service import now_ms
 from race.settings import Settings
-from tests.support.processes import TIMEOUT, RedisServer, Server
+from tests.support.processes import DAILY_SECRET, TIMEOUT, RedisServer, Server
 from tests.support.web import CHROMIUM, Browsing, Tab, page_server
 
 pytestmark = pytest.mark.browser
@@ -115,7 +115,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", sent["device"])  # the page's device key (its games: /me)
 
     # The page deals exactly the deal the server chose for today; the clock waits.
-    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    seed, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     state = winner.settled()
     assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
     expect(wp.get_by_test_id("clock-note")).to_be_visible()
@@ -277,7 +277,7 @@ def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsi
     # (The page shows another difficulty's boards meanwhile: it still hears its attempt's.)
     page.get_by_test_id("daily-difficulty").select_option("medium")
     expect(page.get_by_test_id("today-board")).to_have_attribute("data-state", "ready")
-    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    seed, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     with connect(server.ws_url) as ws:
         until(ws, "hello")
         ws.send(json.dumps({"type": "daily", "name": "Pat", "difficulty": "easy", "token": token}))
@@ -428,7 +428,7 @@ def test_an_attempt_won_after_midnight_utc_is_of_its_own_day(late_night: InProce
     frozen = late_night.calendar.frozen
     assert frozen is not None and date == frozen.date().isoformat()
     code = page.get_by_test_id("room-code").inner_text()
-    _, line = choose_deal(date, "easy", NODE_LIMIT)
+    _, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     state = tab.play_by_drag(line[0], tab.settled())
 
     # Midnight UTC passes; the page is loaded again (on the new day, by its clock too).
