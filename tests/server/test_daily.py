@@ -111,15 +111,15 @@ async def test_the_daily_deal_is_deterministic_winnable_and_computed_once(store:
 async def test_no_one_can_tell_a_days_deal_without_the_secret(store: Store, pool: Executor) -> None:
     """The seeds are keyed by a secret (here, the one the store keeps for every process): the
     public candidates ``daily:DATE:DIFFICULTY:k`` of old are not the day's deal."""
-    clock = Clock("2001-11-29T08:00:00")
+    clock = Clock("1999-06-14T08:00:00")
     one, two = (DailyChallenge(store, RaceService(store, clock=clock), clock=clock, executor=pool) for _ in "ab")
     secret = await one.deals.secret()
     assert len(secret) == 64 and await two.deals.secret() == secret  # made once, kept in the store
-    deal = await one.deal("2001-11-30", DIFFICULTY)
-    assert await two.deal("2001-11-30", DIFFICULTY) == deal
-    assert deal["seed"] not in {f"daily:2001-11-30:{DIFFICULTY}:{k}" for k in range(64)}
-    assert deal["seed"] == choose_deal("2001-11-30", DIFFICULTY, NODE_LIMIT, secret)[0]
-    assert choose_deal("2001-11-30", DIFFICULTY, NODE_LIMIT, "another")[0] != deal["seed"]
+    deal = await one.deal("1999-06-15", DIFFICULTY)
+    assert await two.deal("1999-06-15", DIFFICULTY) == deal
+    assert deal["seed"] not in {f"daily:1999-06-15:{DIFFICULTY}:{k}" for k in range(64)}
+    assert deal["seed"] == choose_deal("1999-06-15", DIFFICULTY, NODE_LIMIT, secret)[0]
+    assert choose_deal("1999-06-15", DIFFICULTY, NODE_LIMIT, "another")[0] != deal["seed"]
 
 
 async def test_finishers_rank_by_time_then_moves_then_finish_order(store: Store, pool: Executor) -> None:
