@@ -10,6 +10,7 @@ page are saved under test-output/<test>/ when the test fails.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import os
@@ -19,6 +20,7 @@ import socket
 import threading
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -33,7 +35,8 @@ from race.record import utc_date
 from race.rooms import board as board_of
 from race.service import now_ms
 from race.settings import Settings
-from tests.support.processes import DAILY_SECRET, TIMEOUT, RedisServer, Server
+from tests.browser.test_web_layout import win_the_daily
+from tests.support.processes import DAILY_ENV, DAILY_SECRET, TIMEOUT, RedisServer, Server
 from tests.support.web import CHROMIUM, Browsing, Tab, page_server
 
 pytestmark = pytest.mark.browser
@@ -379,6 +382,7 @@ class InProcess:
                 "RATE_LIMIT_PER_SECOND": "10000",
                 "RATE_LIMIT_BURST": "10000",
                 "ROOMS_PER_MINUTE_PER_IP": "100000",
+                **DAILY_ENV,
             }
         )
         app = create_app(settings)
@@ -572,3 +576,15 @@ def test_a_saved_attempt_the_server_could_not_be_asked_about_reopens_when_it_is_
     assert outage.look_ups == [(code, False), (code, True)]
     # The failed look-up is logged by Chromium as a console error: the outage, not a fault.
     tab.errors[:] = [e for e in tab.errors if "ERR_FAILED" not in e]
+
+
+def test_two_players_of_one_name_are_told_apart_on_the_leaderboard(browsing: Browsing, server: Server) -> None:
+    # (in a thread of its own: Playwright's synchronous API runs an event loop in this one)
+    with ThreadPoolExecutor(1) as pool:
+        twins = [pool.submit(asyncio.run, win_the_daily(server.ws_url, "Twin")).result() for _ in range(2)]
+    tab = browsing.open("twins", "/daily")
+    rows = tab.page.locator("[data-testid=today-board] [data-testid=ranking-row]").filter(has_text="Twin")
+    expect(rows).to_have_count(2)
+    aliases = rows.get_by_test_id("alias").all_inner_texts()
+    assert sorted(a.strip() for a in aliases) == sorted(f"#{t['daily']['player'][:4]}" for t in twins)
+    browsing.snap("twins")

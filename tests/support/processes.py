@@ -159,6 +159,14 @@ class RedisServer:
 
 #: The daily secret of the servers the tests start (:func:`race.daily.choose_deal`).
 DAILY_SECRET = "tests"
+#: The tests play the day's deal, so they know its secret; and their bots play at any pace,
+#: unless a test of the pace rules sets its own.
+DAILY_ENV = {
+    "DAILY_SECRET": DAILY_SECRET,
+    "DAILY_PACE_MEDIAN_MS": "0",
+    "DAILY_PACE_RUN_MS": "0",
+    "DAILY_PACE_FLOOR_SECONDS": "0",
+}
 
 
 class Server:
@@ -175,12 +183,7 @@ class Server:
             "ROOMS_PER_MINUTE_PER_IP": "100000",
             "DAILY_PLAYERS_PER_DAY_PER_IP": "100000",
             "SPECTATOR_DELAY_SECONDS": "0",  # spectators live, unless a test of the delay asks
-            # The tests play the day's deal, so they know its secret; and their bots play at
-            # any pace, unless a test of the pace rules sets them.
-            "DAILY_SECRET": DAILY_SECRET,
-            "DAILY_PACE_MEDIAN_MS": "0",
-            "DAILY_PACE_RUN_MS": "0",
-            "DAILY_PACE_FLOOR_SECONDS": "0",
+            **DAILY_ENV,
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,

@@ -2,7 +2,7 @@
 
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { resultText, shareOrigin } from "../model/share.js";
-import { count, finished, formatMs } from "../model/words.js";
+import { count, finished, formatMs, tellApart } from "../model/words.js";
 import { rankingTable } from "./ranking.js";
 
 export const DIFFICULTIES = [
@@ -86,7 +86,7 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   el.dataset.date = board.date;
   el.dataset.entries = board.entries.length;
   const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
-  const rows = board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room }));
+  const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
   const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
   fill(el, ranked, unverifiedList(board.unverified ?? [], me, resultHref));
 }
@@ -102,6 +102,7 @@ function unverifiedList(entries, me, resultHref) {
       "li",
       { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": "unverified-entry", title: `Not ranked: ${e.unverified}` },
       h("span", { class: "name", dir: "auto" }, e.name),
+      e.alias ? h("span", { class: "alias", "data-testid": "alias" }, ` ${e.alias}`) : null,
       " ",
       href ? h("a", { href }, time) : h("span", {}, time),
       ` · ${count(e.moves, "move")}`,
@@ -112,7 +113,7 @@ function unverifiedList(entries, me, resultHref) {
     "details",
     { class: "unverified", "data-testid": "unverified" },
     h("summary", {}, `Not ranked: ${count(entries.length, "result")} faster than a person plays`),
-    h("ul", {}, entries.map(item)),
+    h("ul", {}, tellApart(entries, (e) => e.player).map(item)),
   );
 }
 
