@@ -134,6 +134,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     sp = spectator.page
     expect(sp.get_by_test_id("watch-player")).to_have_count(1)
     expect(sp.locator("[data-testid=watch-player] .name")).to_have_text(NAME)
+    expect(sp.locator(".progress-list .tag").filter(has_text="host")).to_have_count(0)  # an attempt has no host
     expect(sp.get_by_test_id("watch-status")).to_have_text("Racing · the clock starts at the first move")
     browsing.snap("start")
 

@@ -36,7 +36,10 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   el.dataset.phase = phase(s);
 }
 
-export function drawRivals(el, s, ghosts = []) {
+/** The rivals' line above the board (shown on phones, where the side panel is below the
+ * board); with ``toEnd``, a button there takes the player to "End the race" below. */
+export function drawRivals(el, s, ghosts = [], { toEnd = null } = {}) {
+  const jump = toEnd && phase(s) !== "over" ? h("li", { class: "to-end" }, h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓")) : null;
   fill(
     el,
     [...rivals(s), ...ghosts].map((p) => {
@@ -44,5 +47,6 @@ export function drawRivals(el, s, ghosts = []) {
       // (dir: a right-to-left name cut short loses its end, not its beginning)
       return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
     }),
+    jump,
   );
 }
