@@ -98,6 +98,9 @@ class Seat(msgspec.Struct, kw_only=True):
     acts: list[tuple[str, int]] = msgspec.field(default_factory=list)
     logged: int = 0
     device: str = ""  # the player's device (:func:`device_id`): their games are listed under it
+    #: The player left the room after its race was over: the seat stays in that race's
+    #: results, its token opens the room no more, and the next round has no such seat.
+    left: bool = False
 
 
 def new_code() -> str:
@@ -281,6 +284,7 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
         "stuck": game.is_stuck,
         "resigned": seat.resigned,
         "finished_ms": seat.finished_ms,
+        **({"left": True} if seat.left else {}),
     }
 
 

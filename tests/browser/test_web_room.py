@@ -274,3 +274,21 @@ def test_on_a_phone_the_line_above_the_board_points_to_end_the_race(browsing: Br
     # On a laptop the side panel is beside the board: no pointer.
     page.set_viewport_size({"width": 1366, "height": 768})
     expect(jump).to_be_hidden()
+
+
+def test_a_player_leaves_a_room_whose_race_is_over(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=5)
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    host.page.get_by_test_id("start").click()
+    for tab in (host, bob):
+        expect(tab.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+        tab.page.get_by_test_id("resign").click()
+        tab.page.get_by_test_id("resign").click()  # "Really resign?"
+    expect(bob.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    bob.page.get_by_test_id("podium-close").click()
+    bob.page.get_by_test_id("leave-over").click()
+    expect(bob.page).to_have_url(f"{browsing.base_url}/")
+    # Ann still has Bob in the results, as having left.
+    row = host.page.locator("[data-testid=progress-list] [data-seat=s2]")
+    expect(row.locator(".tag").filter(has_text="left")).to_have_count(1)
+    expect(host.page.locator("[data-testid=ranking-row]")).to_have_count(2)

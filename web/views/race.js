@@ -127,7 +127,7 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame };
+    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });

@@ -33,7 +33,7 @@ export function progressList(players, { me = null, host = null, presence = null 
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",

@@ -20,6 +20,8 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
     // The same deal against this round's games, once the server has kept them.
     if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
     if (share) parts.push(share);
+    // Out of the room (its results keep this round), and out of its next rounds.
+    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, "Leave the room"));
   }
   if (mayEnd) {
     const sure = confirming === "end";
