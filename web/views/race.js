@@ -15,7 +15,7 @@ import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
 import { shareButton } from "./share.js";
-import { drawRivals, drawSide } from "./side.js";
+import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
 
 const NOT_YET = "The race has not started yet.";
@@ -63,12 +63,13 @@ export class RaceView {
     this.countdown = h("div", { class: "countdown", "data-testid": "countdown", "aria-live": "assertive" });
     // On a phone the side panel is below the board: the rivals' line stays above it.
     this.rivals = h("ul", { class: "rivals", "data-testid": "rivals", "aria-hidden": "true" });
+    this.toEndEl = h("p", { class: "to-end" });
     this.side = h("aside", { class: "side", "data-testid": "race-side", hidden: !this.words.side });
     this.keys = keysHelp();
     // At race over, the podium over the board until it is closed.
     this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
     const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
-    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, banners, this.toRanking, this.shareRow, wrap), this.side);
+    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap), this.side);
     this.beside = window.matchMedia(SIDE_BESIDE);
     this.besideHandler = () => this.showToRanking();
     this.beside.addEventListener("change", this.besideHandler);
@@ -131,7 +132,8 @@ export class RaceView {
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
-    drawRivals(this.rivals, s, ghosts, { toEnd: this.endShown ? () => this.toEnd() : null });
+    drawRivals(this.rivals, s, ghosts);
+    drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
   }
 
   /** Take the player to "End the race" in the side panel (below the board on a phone). */

@@ -38,10 +38,13 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   el.dataset.phase = phase(s);
 }
 
-/** The rivals' line above the board (shown on phones, where the side panel is below the
- * board); with ``toEnd``, a button there takes the player to "End the race" below. */
-export function drawRivals(el, s, ghosts = [], { toEnd = null } = {}) {
-  const jump = toEnd && phase(s) !== "over" ? h("li", { class: "to-end" }, h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓")) : null;
+/** Above the board on a phone, where the side panel is below it: with ``toEnd``, a button
+ * that takes the player to "End the race" there. */
+export function drawToEnd(el, s, toEnd) {
+  fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓") : null);
+}
+
+export function drawRivals(el, s, ghosts = []) {
   fill(
     el,
     [...rivals(s), ...ghosts].map((p) => {
@@ -49,6 +52,5 @@ export function drawRivals(el, s, ghosts = [], { toEnd = null } = {}) {
       // (dir: a right-to-left name cut short loses its end, not its beginning)
       return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
     }),
-    jump,
   );
 }
