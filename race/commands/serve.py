@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     from race.app import create_app
     from race.settings import Settings
+    from race.transport import WebSocketProtocol
 
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -132,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=64 * 1024,
+        ws=WebSocketProtocol,
         ws_per_message_deflate=settings.ws_compression == "deflate",
         log_level=settings.log_level.lower(),
         proxy_headers=True,
