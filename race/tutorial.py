@@ -54,45 +54,43 @@ class Lesson:
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "Play a card home",
-        "The eight foundations in the middle build in suit: up from the Ace (▲) or down from the "
-        "King (▼). The ♥ up foundation stands at J♥, so it takes the Q♥ next. Tap the Q♥ to play it home.",
+        "The foundations in the middle build in suit, up from the Ace (▲) or down from the King (▼). "
+        "The ♥ up foundation is at J♥: the Q♥ goes there next. Tap the Q♥ to play it home.",
         "p1>uH",
     ),
     Lesson(
         "Move a card onto a pile",
-        "Only a pile's top card moves. It may go onto another pile whose top card is the same suit "
-        "and one rank higher or lower. The K♣ covers the J♣ that the ♣ up foundation needs: "
-        "tap the K♣, then tap the Q♣ to put it there.",
+        "A pile's top card may go onto another pile's top card of its suit, one rank up or down. "
+        "The K♣ covers the J♣ that the ♣ up foundation needs: tap the K♣, then the Q♣.",
         "p3>p4",
     ),
     Lesson(
         "The A-K wrap",
-        "On the piles, Ace and King are neighbours (the foundations never wrap). The K♠ covers "
-        "the Q♠: tap the K♠, then put it on the A♠.",
+        "On the piles (never on the foundations), Ace and King are neighbours. The K♠ covers the "
+        "Q♠: tap the K♠, then the A♠.",
         "p13>p12",
     ),
     Lesson(
         "Give a card back",
-        "A foundation's top card may come back onto a pile that takes it, to be played on later; "
-        "late in a game this untangles a suit. Tap the A♦ on the ♦ down foundation, then tap the "
-        "K♦ to give it back.",
+        "A foundation's top card may come back onto a pile that takes it: late in a game, that "
+        "untangles a suit. Tap the A♦ on the ♦ down foundation, then the K♦.",
         "dD>p10",
     ),
     Lesson(
         "Shuffle",
-        "The Q♣ and the Q♦ are stuck at the bottom of their piles. A shuffle moves every pile's "
-        "bottom card to its top, all at once, and you can see what it will bring up. Press Shuffle.",
+        "The Q♣ and the Q♦ are stuck at the bottom of their piles. A shuffle brings every pile's "
+        "bottom card to its top, all at once (no luck in it). Press Shuffle.",
         "shuffle",
     ),
     Lesson(
         "Win the game",
-        "Now bring the last cards home yourself: tap a card to play it home. Undo takes a move back.",
+        "Now bring the last cards home yourself: tap a card to play it home.",
         None,
     ),
 )
 #: The moves the lessons teach, in order.
 LINE: tuple[str, ...] = tuple(lesson.move for lesson in LESSONS if lesson.move is not None)
-WON = "You won your first game of Crescent! A race is the same game, against friends, on a full deal."
+WON = "That was a whole game of Crescent. A race is the same game on a full deal, against friends."
 
 
 def position() -> dict[str, Any]:
@@ -161,7 +159,7 @@ def lesson(game: Game, played: int) -> dict[str, Any]:
         "step": k + 1,
         "steps": len(LESSONS),
         "titles": [item.title for item in LESSONS],
-        "title": "You won!" if game.is_won else current.title,
+        "title": "Your first win" if game.is_won else current.title,
         "text": WON if game.is_won else current.text,
         "move": current.move,
         "won": game.is_won,

@@ -104,7 +104,7 @@ def test_a_newcomer_taps_through_the_tutorial_to_a_first_win(browsing: Browsing)
             break
     expect(page.get_by_test_id("won-banner")).to_contain_text("You won!")
     expect(lesson).to_have_attribute("data-won", "true")
-    expect(page.get_by_test_id("lesson-title")).to_have_text("You won!")
+    expect(page.get_by_test_id("lesson-title")).to_have_text("Your first win")
     expect(page.get_by_test_id("card-count")).to_have_text("104/104")
     expect(page.get_by_test_id("lesson-steps").locator("[data-status=done]")).to_have_count(6)
     expect(page.get_by_test_id("lesson-race")).to_have_attribute("href", "/")

@@ -9,7 +9,7 @@
 import { announce, announcer, fill, h, NAME_KEY, store, toast, tokenKey } from "../dom.js";
 import { deviceKey } from "../device.js";
 import { finishedLesson, lessonView } from "../model/lesson.js";
-import { phase } from "../model/select.js";
+import { canAct, phase } from "../model/select.js";
 import { Link } from "../net.js";
 import { TUTORIAL_KEY, WELCOMED_KEY } from "./howto.js";
 import { roomPage } from "./room.js";
@@ -122,6 +122,7 @@ class TutorialPage {
 
   open(code, handoff) {
     const again = () => this.start();
+    this.guided = null; // the version whose lesson move was lit
     let page = null;
     page = this.room = roomPage(this.holder, {
       code,
@@ -133,6 +134,7 @@ class TutorialPage {
       title: "Learn to play · Crescent Race",
       className: "tutorial-game",
       onChange: (s, before) => {
+        if (page) this.guide(page);
         const done = finishedLesson(before.mine, s.mine);
         if (s.mine?.won) store.remove(ROOM_KEY); // done: the next visit deals a new one
         if (done) announce(this.news, s.mine.lesson.won ? "You won!" : `${done}: done. Next: ${s.mine.lesson.title}.`);
@@ -144,6 +146,15 @@ class TutorialPage {
         return true;
       },
     });
+    this.guide(page);
+  }
+
+  /** Light the lesson's move on the board: the server's hint, asked once a state. */
+  guide(page) {
+    const s = page.state;
+    if (!s.mine?.lesson?.move || !canAct(s) || s.hint || this.guided === s.mine.version) return;
+    this.guided = s.mine.version;
+    page.seat.hint();
   }
 }
 
