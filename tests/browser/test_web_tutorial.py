@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
 LIT = re.compile(r"\btarget\b")  # a lit target of the card picked up
+HINTED = re.compile(r"\bhint\b")  # the card the server's hint names
 
 
 def shoot(tab: Tab, label: str) -> None:
@@ -68,6 +69,9 @@ def test_a_newcomer_taps_through_the_tutorial_to_a_first_win(browsing: Browsing)
     board = tab.settled()
     assert board["legal"] == ["p1>uH"], "the first lesson offers its one move"
     assert sum(len(p) for p in board["piles"]) == 10
+    # The lesson's card is lit, and where it goes (the server's hint).
+    expect(page.locator("[data-testid=board] [data-pile='1']")).to_have_class(HINTED)
+    expect(page.locator("[data-testid=board] [data-foundation='uH']")).to_have_class(re.compile(r"\bhint-target\b"))
     shoot(tab, "1-foundation")
 
     # A card the lesson does not move is refused on the page (nothing is sent).
@@ -110,10 +114,22 @@ def test_a_newcomer_taps_through_the_tutorial_to_a_first_win(browsing: Browsing)
     expect(page.get_by_test_id("lesson-race")).to_have_attribute("href", "/")
     shoot(tab, "7-won")
 
-    # Played again: a new tutorial from the start.
+    # Played again: a new tutorial from the start; given up, it offers to start again.
     page.get_by_test_id("lesson-again").tap()
     expect(lesson).to_have_attribute("data-step", "1")
     assert tab.settled()["legal"] == ["p1>uH"]
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    give_up = page.get_by_test_id("resign")
+    give_up.tap()
+    give_up.tap()
+    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    page.get_by_test_id("lesson-again").tap()
+    expect(lesson).to_have_attribute("data-step", "1")
+    expect(page.get_by_test_id("room")).not_to_have_attribute("data-code", code or "")
+
+    # Someone else opening a tutorial's room is told what it is, with no seat to take.
+    other = browsing.open("other", f"/r/{code}")
+    expect(other.page.get_by_test_id("join-closed")).to_contain_text("A tutorial")
 
 
 def test_the_tutorial_is_linked_from_home_and_how_to_play_and_a_first_game_offers_it_once(

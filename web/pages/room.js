@@ -221,7 +221,7 @@ class RoomPage {
 
   lookLater() {
     clearTimeout(this.lookTimer);
-    if (!this.joinNote?.closed || this.joinNote.code === "daily") return;
+    if (!this.joinNote?.closed || this.joinNote.code === "daily" || this.joinNote.code === "tutorial") return;
     this.lookTimer = setTimeout(() => {
       if (document.hidden) this.lookWhenShown = true;
       else this.followRoom();
