@@ -13,7 +13,6 @@ import pytest
 import redis.asyncio as aioredis
 
 from race import tutorial
-from race.engine import Game
 from race.rooms import board as board_of
 from tests.support.processes import Client, Server
 
@@ -30,22 +29,6 @@ def server(redis_url: str) -> Iterator[Server]:
 def get(server: Server, path: str, **headers: str) -> Any:
     with urllib.request.urlopen(urllib.request.Request(f"{server.url}{path}", headers=headers), timeout=10) as r:
         return json.loads(r.read())
-
-
-def test_the_position_is_a_real_game_that_the_lessons_win() -> None:
-    game = Game.from_dict(tutorial.position())  # checked as any saved game: 104 cards, two of each
-    assert game.cards_on_foundations == 94 and sum(map(len, game.piles)) == 10
-    for k, move in enumerate(tutorial.LINE):
-        assert tutorial.offered(game, k) == [move] and tutorial.lesson(game, k)["move"] == move
-        game.play(move)
-    played = len(tutorial.LINE)
-    while not game.is_won:  # the last lesson is free: the engine's own moves win it
-        assert tutorial.lesson(game, played)["move"] is None
-        hint = tutorial.hint(game, played)
-        assert hint is not None
-        game.play(hint)
-        played += 1
-    assert tutorial.lesson(game, played)["won"]
 
 
 async def test_a_tutorial_is_validated_by_the_engine_and_won_off_the_record(server: Server, redis_url: str) -> None:
