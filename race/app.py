@@ -76,6 +76,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         keep_days=settings.daily_keep_days,
         node_limit=settings.daily_node_limit,
         players_per_day=settings.daily_players_per_day_per_ip,
+        secret=settings.daily_secret,
+        pace=settings.daily_pace,
     )
     per_ip: dict[str, int] = {}
     seat_buckets = SeatBuckets()

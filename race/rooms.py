@@ -100,6 +100,9 @@ class Seat(msgspec.Struct, kw_only=True):
     acts: list[tuple[str, int]] = msgspec.field(default_factory=list)
     logged: int = 0
     device: str = ""  # the player's device (:func:`device_id`): their games are listed under it
+    #: The player left the room after its race was over: the seat stays in that race's
+    #: results, its token opens the room no more, and the next round has no such seat.
+    left: bool = False
 
 
 def new_code() -> str:
@@ -193,16 +196,23 @@ def note_action(seat: Seat, action: str, at: int) -> dict[str, str]:
     return {acts_key(seat.seat, seat.logged // ACTS_CHUNK - 1): _enc.encode(chunk).decode()}
 
 
-def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], rid: str) -> Record:
-    """``seat``'s game on the record, from the data of the documents named by
-    :func:`acts_keys` (in that order) and the seat; ``game`` is the game as it stands.
-    Raises ``ValueError`` when some are missing."""
+def actions_of(seat: Seat, chunks: Sequence[str | None]) -> list[tuple[str, int]]:
+    """Every action of ``seat`` with its time (ms from the start), oldest first, from the
+    data of the documents named by :func:`acts_keys` (in that order) and the seat. Raises
+    ``ValueError`` when some are missing."""
     acts: list[tuple[str, int]] = []
     for data in chunks:
         if data is None:
             raise ValueError(f"seat {seat.seat}: an acts document is missing")
         acts += _ACTS.decode(data)
-    acts += seat.acts
+    return acts + seat.acts
+
+
+def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], rid: str) -> Record:
+    """``seat``'s game on the record, from the data of the documents named by
+    :func:`acts_keys` (in that order) and the seat; ``game`` is the game as it stands.
+    Raises ``ValueError`` when some are missing."""
+    acts = actions_of(seat, chunks)
     result = Result(
         home=game.cards_on_foundations, moves=len(acts), finished_ms=seat.finished_ms, resigned=seat.resigned
     )
@@ -276,6 +286,7 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
         "stuck": game.is_stuck,
         "resigned": seat.resigned,
         "finished_ms": seat.finished_ms,
+        **({"left": True} if seat.left else {}),
     }
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from race.pace import DEFAULT_FLOORS, Pace, parse_floors
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: ``deflate``: accept permessage-deflate when a client offers it; ``none``: never.
@@ -38,6 +40,10 @@ class Settings:
     #: beside its results); 0: no search.
     solver_node_limit: int = 200_000
     daily_node_limit: int = 200_000
+    #: The key of the daily deals' seeds; None: one made at random, kept in the store.
+    daily_secret: str | None = None
+    #: The pace of a person, which a daily result must keep to be ranked (race.pace).
+    daily_pace: Pace = field(default_factory=Pace)
     daily_warm: bool = True
     ws_compression: str = "deflate"
     presence_ttl: float = 30.0
@@ -98,6 +104,11 @@ class Settings:
             except ValueError:
                 raise ValueError(f"{name} must be a number, got {raw!r}") from None
 
+        def floors(raw: str) -> dict[str, int]:
+            if raw.strip() in ("0", "off"):
+                return {}
+            return parse_floors(raw) if raw.strip() else dict(DEFAULT_FLOORS)
+
         compression = env.get("WS_COMPRESSION", "").strip().lower() or cls.ws_compression
         if compression not in WS_COMPRESSIONS:
             raise ValueError(f"WS_COMPRESSION must be one of {', '.join(WS_COMPRESSIONS)}, got {compression!r}")
@@ -119,6 +130,13 @@ class Settings:
             record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
             solver_node_limit=int(num("SOLVER_NODE_LIMIT", cls.solver_node_limit)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
+            daily_secret=env.get("DAILY_SECRET") or None,
+            daily_pace=Pace(
+                median_ms=int(num("DAILY_PACE_MEDIAN_MS", Pace.median_ms)),
+                run=int(num("DAILY_PACE_RUN", Pace.run)),
+                run_ms=int(num("DAILY_PACE_RUN_MS", Pace.run_ms)),
+                floor_ms=floors(env.get("DAILY_PACE_FLOOR_SECONDS", "")),
+            ),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,
             presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),

@@ -207,6 +207,11 @@ export class Seat {
     this.sendNow({ type: "end" });
   }
 
+  /** Leave the room (in the lobby, or once the race is over): ``left`` follows. */
+  leave() {
+    this.sendNow({ type: "leave" });
+  }
+
   /** A new round: a new deal, or ``deal``; with ``ghosts``, the same deal against this
    * round's games. */
   rematch({ ghosts = false, deal = null } = {}) {

@@ -232,14 +232,19 @@ class ServiceBase(Listings):
                 raise _gone()
             now = self.clock()
             change(meta, now)
-            write = {"meta": _dump(meta)}
+            write: dict[str, str] = {}
             expect = {"meta": room.version}
             after = dict(docs)
-            after["meta"] = Doc(room.version + 1, write["meta"])
             if reset is not None:
-                for sid in meta.seats:
+                for sid in list(meta.seats):
                     key = seat_key(sid)
                     seat = SEAT.decode(docs[key].data)
+                    if seat.left:  # left after the last race: no seat in this round
+                        meta.last_seat = max(meta.last_seat, *(int(s[1:]) for s in meta.seats))
+                        meta.seats.remove(sid)
+                        write[key], expect[key] = "", docs[key].version
+                        del after[key]
+                        continue
                     reset(meta, seat)
                     write[key] = _dump(seat)
                     expect[key] = docs[key].version
@@ -251,6 +256,8 @@ class ServiceBase(Listings):
                         after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
                     else:
                         del after["ghosts"]
+            write["meta"] = _dump(meta)
+            after["meta"] = Doc(room.version + 1, write["meta"])
             publish = room_message(after, now)
             return Change(expect=expect, write=write, publish=publish, value=after)
 

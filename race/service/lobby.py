@@ -35,7 +35,7 @@ from race.service.base import Here, Role, ServiceBase, Session, _dump, _gone, lo
 from race.service.recording import room_listing
 from race.service.repo import RETRIES, Change, Room, conflict, transact
 from race.store import Doc
-from race.views import META, room_message, room_view, seats_of
+from race.views import META, SEAT, room_message, room_view, seats_of
 
 
 class LobbyActions(ServiceBase):
@@ -262,8 +262,10 @@ class LobbyActions(ServiceBase):
         return await self._here(code)
 
     async def leave(self, session: Session) -> list[dict[str, Any]]:
-        """Give up one's seat in the lobby; the connection is then in no room. A retry (the
-        first reply was lost) finds the seat already given up, and is answered the same."""
+        """Give up one's seat in the lobby, or leave once the race is over (the seat stays in
+        that race's results, out of the next round); the connection is then in no room. A
+        retry (the first reply was lost) finds the seat already given up, and is answered
+        the same."""
         assert session.room is not None and session.seat is not None
         if await self._unseat(session.room, session.seat, host=None):
             log.info("room %s: %s left", session.room, session.seat)
@@ -302,6 +304,8 @@ class LobbyActions(ServiceBase):
                 if int(sid[1:]) <= _last_seat(meta):
                     return Change()  # given up already (this is a retry)
                 raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
+            if host is None and phase(meta, now) == "over":
+                return _left_after_the_race(room, sid, now)
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "seats are given up only in the lobby")
             meta.last_seat = _last_seat(meta)
@@ -386,6 +390,29 @@ class LobbyActions(ServiceBase):
         except GhostError as exc:
             raise ProtocolError("bad_ghosts", str(exc)) from None
         return deal, round_ghosts
+
+
+def _left_after_the_race(room: Room, sid: str, now: int) -> Change[dict[str, Doc]]:
+    """Seat ``sid`` leaves a room whose race is over: marked ``left`` (kept in the results),
+    its tokens deleted, the host's role passed on to a player still here."""
+    meta, docs = room.meta, room.docs
+    key = seat_key(sid)
+    seat = SEAT.decode(docs[key].data)
+    if seat.left:
+        return Change()  # left already (this is a retry)
+    seat.left = True
+    write = {key: _dump(seat)}
+    write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
+    expect = {"meta": room.version, key: docs[key].version}
+    if meta.host == sid:
+        staying = [s for s in meta.seats if s != sid and not SEAT.decode(docs[seat_key(s)].data).left]
+        meta.host = staying[0] if staying else ""
+        write["meta"] = _dump(meta)
+    after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
+    after[key] = Doc(docs[key].version + 1, write[key])
+    if "meta" in write:
+        after["meta"] = Doc(room.version + 1, write["meta"])
+    return Change(expect=expect, write=write, publish=room_message(after, now), value=after)
 
 
 def _last_seat(meta: Meta) -> int:

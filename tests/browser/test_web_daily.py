@@ -10,6 +10,7 @@ page are saved under test-output/<test>/ when the test fails.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import os
@@ -19,6 +20,7 @@ import socket
 import threading
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -33,7 +35,8 @@ from race.record import utc_date
 from race.rooms import board as board_of
 from race.service import now_ms
 from race.settings import Settings
-from tests.support.processes import TIMEOUT, RedisServer, Server
+from tests.browser.test_web_layout import win_the_daily
+from tests.support.processes import DAILY_ENV, DAILY_SECRET, TIMEOUT, RedisServer, Server
 from tests.support.web import CHROMIUM, Browsing, Tab, page_server
 
 pytestmark = pytest.mark.browser
@@ -115,7 +118,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", sent["device"])  # the page's device key (its games: /me)
 
     # The page deals exactly the deal the server chose for today; the clock waits.
-    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    seed, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     state = winner.settled()
     assert state["piles"] == [[str(c) for c in pile] for pile in Game.deal(seed, "easy").piles]
     expect(wp.get_by_test_id("clock-note")).to_be_visible()
@@ -131,6 +134,7 @@ def test_a_daily_win_reaches_a_live_leaderboard_with_my_rank_and_streak(browsing
     sp = spectator.page
     expect(sp.get_by_test_id("watch-player")).to_have_count(1)
     expect(sp.locator("[data-testid=watch-player] .name")).to_have_text(NAME)
+    expect(sp.locator(".progress-list .tag").filter(has_text="host")).to_have_count(0)  # an attempt has no host
     expect(sp.get_by_test_id("watch-status")).to_have_text("Racing · the clock starts at the first move")
     browsing.snap("start")
 
@@ -277,7 +281,7 @@ def test_an_attempt_turns_practice_when_another_of_the_day_finishes_first(browsi
     # (The page shows another difficulty's boards meanwhile: it still hears its attempt's.)
     page.get_by_test_id("daily-difficulty").select_option("medium")
     expect(page.get_by_test_id("today-board")).to_have_attribute("data-state", "ready")
-    seed, line = choose_deal(date, "easy", NODE_LIMIT)
+    seed, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     with connect(server.ws_url) as ws:
         until(ws, "hello")
         ws.send(json.dumps({"type": "daily", "name": "Pat", "difficulty": "easy", "token": token}))
@@ -379,6 +383,7 @@ class InProcess:
                 "RATE_LIMIT_PER_SECOND": "10000",
                 "RATE_LIMIT_BURST": "10000",
                 "ROOMS_PER_MINUTE_PER_IP": "100000",
+                **DAILY_ENV,
             }
         )
         app = create_app(settings)
@@ -428,7 +433,7 @@ def test_an_attempt_won_after_midnight_utc_is_of_its_own_day(late_night: InProce
     frozen = late_night.calendar.frozen
     assert frozen is not None and date == frozen.date().isoformat()
     code = page.get_by_test_id("room-code").inner_text()
-    _, line = choose_deal(date, "easy", NODE_LIMIT)
+    _, line = choose_deal(date, "easy", NODE_LIMIT, DAILY_SECRET)
     state = tab.play_by_drag(line[0], tab.settled())
 
     # Midnight UTC passes; the page is loaded again (on the new day, by its clock too).
@@ -572,3 +577,15 @@ def test_a_saved_attempt_the_server_could_not_be_asked_about_reopens_when_it_is_
     assert outage.look_ups == [(code, False), (code, True)]
     # The failed look-up is logged by Chromium as a console error: the outage, not a fault.
     tab.errors[:] = [e for e in tab.errors if "ERR_FAILED" not in e]
+
+
+def test_two_players_of_one_name_are_told_apart_on_the_leaderboard(browsing: Browsing, server: Server) -> None:
+    # (in a thread of its own: Playwright's synchronous API runs an event loop in this one)
+    with ThreadPoolExecutor(1) as pool:
+        twins = [pool.submit(asyncio.run, win_the_daily(server.ws_url, "Twin")).result() for _ in range(2)]
+    tab = browsing.open("twins", "/daily")
+    rows = tab.page.locator("[data-testid=today-board] [data-testid=ranking-row]").filter(has_text="Twin")
+    expect(rows).to_have_count(2)
+    aliases = rows.get_by_test_id("alias").all_inner_texts()
+    assert sorted(a.strip() for a in aliases) == sorted(f"#{t['daily']['player'][:4]}" for t in twins)
+    browsing.snap("twins")

@@ -18,7 +18,7 @@ from playwright.sync_api import ViewportSize, expect
 
 from race.daily import choose_deal
 from race.engine import Game
-from tests.support.processes import Client, Server
+from tests.support.processes import DAILY_SECRET, Client, Server
 from tests.support.web import Browsing, Tab, start_solo
 
 pytestmark = pytest.mark.browser
@@ -205,7 +205,7 @@ async def win_the_daily(ws_url: str, name: str) -> dict[str, Any]:
     try:
         joined = await client.request({"type": "daily", "name": name, "difficulty": "easy"}, "joined")
         assert joined["type"] == "joined", joined
-        _, line = choose_deal(joined["daily"]["date"], "easy", NODE_LIMIT)
+        _, line = choose_deal(joined["daily"]["date"], "easy", NODE_LIMIT, DAILY_SECRET)
         state = joined["state"]
         for move in line:
             state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")

@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 from tests.browser.test_web_a11y import Rival
 from tests.browser.test_web_client import create_room, join_room
 from tests.support.processes import Server
-from tests.support.web import WAIT_MS, Browsing, Tab
+from tests.support.web import OUTPUT, WAIT_MS, Browsing, Tab
 
 pytestmark = pytest.mark.browser
 
@@ -245,3 +245,50 @@ def test_a_right_to_left_name_cut_short_above_the_board_keeps_its_beginning(brow
     [found] = hp.get_by_test_id("rivals").evaluate(FIRST_LETTER_JS)
     assert found["cut"], f"the name is not cut short here, so this proves nothing: {found}"
     assert found["inside"], f"the name's first letter is cut off: {found}"
+
+
+def test_on_a_phone_the_line_above_the_board_points_to_end_the_race(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=5)
+    tab = join_room(browsing, code, "Bob", tab_name="bob", phone=True)
+    host.page.get_by_test_id("start").click()
+    page = tab.page
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    resign = page.get_by_test_id("resign")
+    resign.tap()
+    resign.tap()  # "Really resign?"
+    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+    # Bob is out, Ann alone still racing: Bob may end the race, from the panel below the board.
+    end = page.get_by_test_id("end-race")
+    expect(end).to_be_attached()
+    assert not end.evaluate("b => { const r = b.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }")
+    jump = page.get_by_test_id("end-race-jump")
+    expect(jump).to_be_visible()  # above the board, where the player looks
+    tab.page.screenshot(path=str(OUTPUT / "end-race-jump-phone.png"))
+    jump.tap()
+    expect(end).to_be_focused()
+    expect(end).to_be_in_viewport()
+    end.tap()
+    expect(end).to_have_text("Really end it for everyone?")
+    tab.assert_board_fits()
+    browsing.snap("end-jump")
+    # On a laptop the side panel is beside the board: no pointer.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    expect(jump).to_be_hidden()
+
+
+def test_a_player_leaves_a_room_whose_race_is_over(browsing: Browsing) -> None:
+    host, code = create_room(browsing, "Ann", difficulty="easy", deal=5)
+    bob = join_room(browsing, code, "Bob", tab_name="bob")
+    host.page.get_by_test_id("start").click()
+    for tab in (host, bob):
+        expect(tab.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+        tab.page.get_by_test_id("resign").click()
+        tab.page.get_by_test_id("resign").click()  # "Really resign?"
+    expect(bob.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
+    bob.page.get_by_test_id("podium-close").click()
+    bob.page.get_by_test_id("leave-over").click()
+    expect(bob.page).to_have_url(f"{browsing.base_url}/")
+    # Ann still has Bob in the results, as having left.
+    row = host.page.locator("[data-testid=progress-list] [data-seat=s2]")
+    expect(row.locator(".tag").filter(has_text="left")).to_have_count(1)
+    expect(host.page.locator("[data-testid=ranking-row]")).to_have_count(2)

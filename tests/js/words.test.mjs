@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { card, describeMove, parseMove, preview } from "../../web/model/cards.js";
 import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
 import { initial, reduce } from "../../web/model/room.js";
-import { count, dealText, formatMs, inviteText, ordinal, roomSummary, sentence, statusText } from "../../web/model/words.js";
+import { count, dealText, formatMs, inviteText, ordinal, roomSummary, sentence, statusText, tellApart } from "../../web/model/words.js";
 
 test("places read as ordinals", () => {
   const places = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th" };
@@ -109,4 +109,15 @@ test("an invitation says who invites, to what, and who waits", () => {
   assert.equal(inviteText({ ...info, phase: "racing", host_name: null }), "A race: easy · a random deal · 10 min limit · round 2. Racing: Ann, Bob.");
   assert.equal(inviteText({ ...info, names: [] }), "");
   assert.equal(inviteText({ ...info, kind: "daily" }), "");
+});
+
+test("two players of one name on a leaderboard are told apart by their public ids", () => {
+  const rows = [
+    { seat: "a41f9c02be11", name: "Ann" },
+    { seat: "9c03aa11b2c4", name: "Bob" },
+    { seat: "5d21e0f3aa90", name: "ann" },
+    { seat: "77e1", name: "Ａｎｎ" }, // full-width: the same name to a reader
+  ];
+  assert.deepEqual(tellApart(rows).map((r) => r.alias ?? null), ["#a41f", null, "#5d21", "#77e1"]);
+  assert.equal(tellApart([{ seat: "x", name: "Cy" }])[0].alias, undefined);
 });

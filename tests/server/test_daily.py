@@ -23,6 +23,7 @@ from tests.support.processes import FailingOnce
 
 DIFFICULTY: Final = "easy"
 NODE_LIMIT = 200_000
+SECRET = "tests"
 
 
 def ms(text: str) -> int:
@@ -59,7 +60,9 @@ def challenge(store: Store, clock: Clock, pool: Executor, keep_days: int = 30) -
     service = RaceService(
         store, clock=clock, countdown_ms=0, on_daily_finish=lambda meta, seat: daily.record(meta, seat)
     )
-    daily = DailyChallenge(store, service, clock=clock, keep_days=keep_days, node_limit=NODE_LIMIT, executor=pool)
+    daily = DailyChallenge(
+        store, service, clock=clock, keep_days=keep_days, node_limit=NODE_LIMIT, executor=pool, secret=SECRET
+    )
     return daily
 
 
@@ -94,7 +97,7 @@ async def play_to_win(
 async def test_the_daily_deal_is_deterministic_winnable_and_computed_once(store: Store, pool: Executor) -> None:
     clock = Clock("2001-11-29T08:00:00")
     first = await challenge(store, clock, pool).deal("2001-11-29", DIFFICULTY)
-    seed, line = choose_deal("2001-11-29", DIFFICULTY, NODE_LIMIT)  # another process would get the same
+    seed, line = choose_deal("2001-11-29", DIFFICULTY, NODE_LIMIT, SECRET)  # another process would get the same
     assert first == {"seed": seed, "line": line}
     assert seed.startswith("daily:2001-11-29:easy:")
     game = Game.deal(seed, DIFFICULTY)
@@ -103,6 +106,20 @@ async def test_the_daily_deal_is_deterministic_winnable_and_computed_once(store:
     assert game.is_won
     again = await challenge(store, clock, NoSolving()).deal("2001-11-29", DIFFICULTY)
     assert again == first
+
+
+async def test_no_one_can_tell_a_days_deal_without_the_secret(store: Store, pool: Executor) -> None:
+    """The seeds are keyed by a secret (here, the one the store keeps for every process): the
+    public candidates ``daily:DATE:DIFFICULTY:k`` of old are not the day's deal."""
+    clock = Clock("1999-06-14T08:00:00")
+    one, two = (DailyChallenge(store, RaceService(store, clock=clock), clock=clock, executor=pool) for _ in "ab")
+    secret = await one.deals.secret()
+    assert len(secret) == 64 and await two.deals.secret() == secret  # made once, kept in the store
+    deal = await one.deal("1999-06-15", DIFFICULTY)
+    assert await two.deal("1999-06-15", DIFFICULTY) == deal
+    assert deal["seed"] not in {f"daily:1999-06-15:{DIFFICULTY}:{k}" for k in range(64)}
+    assert deal["seed"] == choose_deal("1999-06-15", DIFFICULTY, NODE_LIMIT, secret)[0]
+    assert choose_deal("1999-06-15", DIFFICULTY, NODE_LIMIT, "another")[0] != deal["seed"]
 
 
 async def test_finishers_rank_by_time_then_moves_then_finish_order(store: Store, pool: Executor) -> None:
@@ -322,7 +339,7 @@ async def test_a_solver_worker_that_dies_is_replaced() -> None:
         (worker,) = set(multiprocessing.active_children()) - before
         os.kill(worker.pid or 0, signal.SIGKILL)
         worker.join()
-        seed, line = choose_deal("2001-03-02", DIFFICULTY, NODE_LIMIT)
+        seed, line = choose_deal("2001-03-02", DIFFICULTY, NODE_LIMIT, await daily.deals.secret())
         assert await daily.deal("2001-03-02", DIFFICULTY) == {"seed": seed, "line": line}
         (fresh,) = set(multiprocessing.active_children()) - before
         assert fresh.pid != worker.pid

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from race.daily import choose_deal
 from race.engine import Game
 from race.rooms import board as board_of
-from tests.support.processes import Client, Server
+from tests.support.processes import DAILY_SECRET, Client, Server
 
 NODE_LIMIT = "200000"
 
@@ -26,7 +26,7 @@ async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leader
         joined = await ann.request({"type": "daily", "name": "Ann", "difficulty": "easy"}, "joined")
         assert joined["type"] == "joined", joined
         date, code = joined["daily"]["date"], joined["room"]["code"]
-        seed, line = choose_deal(date, "easy", int(NODE_LIMIT))  # what any process chooses
+        seed, line = choose_deal(date, "easy", int(NODE_LIMIT), DAILY_SECRET)  # what any process chooses
         assert joined["state"]["board"] == board_of(Game.deal(seed, "easy")) and joined["daily"]["ranked"] is True
         assert joined["room"]["deal"] is None and seed not in json.dumps(joined)  # the seed stays the server's
 
@@ -110,7 +110,9 @@ async def test_the_server_chooses_the_days_deals_before_anyone_asks(redis_url: s
         client = await Client.connect(server.ws_url)
         joined = await client.request({"type": "daily", "name": "Early", "difficulty": "easy"}, "joined")
         assert joined["daily"]["date"] == date
-        assert joined["state"]["board"] == board_of(Game.deal(choose_deal(date, "easy", int(NODE_LIMIT))[0], "easy"))
+        assert joined["state"]["board"] == board_of(
+            Game.deal(choose_deal(date, "easy", int(NODE_LIMIT), DAILY_SECRET)[0], "easy")
+        )
     finally:
         server.stop()  # mid-solve of the next deal: the worker is stopped, not waited for
     assert server.process.proc.returncode is not None

@@ -14,9 +14,11 @@ from tests.support.processes import Client, Server
 HIDDEN = "??"
 
 
-@pytest.fixture(scope="module")
-def server(redis_url: str) -> Iterator[Server]:
-    s = Server(redis_url, COUNTDOWN_SECONDS="0.3", SPECTATOR_SECOND_MS="20")  # 15 s of delay: 300 ms
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    """A server on the embedded store, then one on Redis."""
+    url = "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    s = Server(url, COUNTDOWN_SECONDS="0.3", SPECTATOR_SECOND_MS="20")  # 15 s of delay: 300 ms
     yield s
     s.stop()
 

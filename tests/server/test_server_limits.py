@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import websockets
 
+from race.pace import Pace
 from race.settings import Settings
 from tests.support.processes import Client, Server
 
@@ -159,6 +160,21 @@ def test_new_daily_players_per_address_is_a_setting() -> None:
     assert Settings.from_env({"DAILY_PLAYERS_PER_DAY_PER_IP": "0"}).daily_players_per_day_per_ip is None  # no bound
     with pytest.raises(ValueError, match="DAILY_PLAYERS_PER_DAY_PER_IP must not be negative"):
         Settings.from_env({"DAILY_PLAYERS_PER_DAY_PER_IP": "-1"})
+
+
+def test_the_daily_secret_and_the_rules_of_a_persons_pace_are_settings() -> None:
+    default = Settings.from_env({})
+    assert default.daily_secret is None  # one made at random, kept in the store
+    assert default.daily_pace == Pace()
+    assert (default.daily_pace.median_ms, default.daily_pace.run, default.daily_pace.run_ms) == (250, 10, 1500)
+    assert default.daily_pace.floor_ms == {"easy": 40_000, "medium": 45_000, "hard": 50_000}
+    env = {"DAILY_SECRET": "s3", "DAILY_PACE_MEDIAN_MS": "300", "DAILY_PACE_RUN": "8", "DAILY_PACE_RUN_MS": "0"}
+    chosen = Settings.from_env({**env, "DAILY_PACE_FLOOR_SECONDS": "easy=30"})
+    assert chosen.daily_secret == "s3"
+    assert chosen.daily_pace == Pace(median_ms=300, run=8, run_ms=0, floor_ms={"easy": 30_000})
+    assert Settings.from_env({"DAILY_PACE_FLOOR_SECONDS": "0"}).daily_pace.floor_ms == {}
+    with pytest.raises(ValueError, match="easy=40,medium=45,hard=50"):
+        Settings.from_env({"DAILY_PACE_FLOOR_SECONDS": "fast"})
 
 
 def test_how_long_games_stay_on_the_record_is_a_setting() -> None:

@@ -157,6 +157,18 @@ class RedisServer:
         self.process.kill()
 
 
+#: The daily secret of the servers the tests start (:func:`race.daily.choose_deal`).
+DAILY_SECRET = "tests"
+#: The tests play the day's deal, so they know its secret; and their bots play at any pace,
+#: unless a test of the pace rules sets its own.
+DAILY_ENV = {
+    "DAILY_SECRET": DAILY_SECRET,
+    "DAILY_PACE_MEDIAN_MS": "0",
+    "DAILY_PACE_RUN_MS": "0",
+    "DAILY_PACE_FLOOR_SECONDS": "0",
+}
+
+
 class Server:
     """``python -m race serve`` in a child process, ready when uvicorn says so."""
 
@@ -171,6 +183,7 @@ class Server:
             "ROOMS_PER_MINUTE_PER_IP": "100000",
             "DAILY_PLAYERS_PER_DAY_PER_IP": "100000",
             "SPECTATOR_DELAY_SECONDS": "0",  # spectators live, unless a test of the delay asks
+            **DAILY_ENV,
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,

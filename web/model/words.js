@@ -106,3 +106,13 @@ export function nameLength(value) {
   for (const _ of graphemes.segment(value.normalize("NFC").trim().split(/\s+/).join(" "))) n++;
   return n;
 }
+
+/** The leaderboard's rows with an ``alias`` ("#a41f", from the player's public id) on each
+ * row whose name another row has too, so two players of one name are two players; ``id``:
+ * a row's public id. Names compare as a reader sees them (case, width and accents alike). */
+export function tellApart(rows, id = (r) => r.seat) {
+  const key = (r) => String(r.name).normalize("NFKC").toLocaleLowerCase();
+  const seen = new Map();
+  for (const r of rows) seen.set(key(r), (seen.get(key(r)) ?? 0) + 1);
+  return rows.map((r) => (seen.get(key(r)) > 1 ? { ...r, alias: `#${String(id(r)).slice(0, 4)}` } : r));
+}

@@ -407,8 +407,10 @@ class DailyPage {
     const info = this.attemptInfo;
     if (!this.attempt || !info || m.date !== info.date || m.difficulty !== info.difficulty) return;
     const mine = m.me || (this.player ? m.entries.find((e) => e.player === this.player) : null);
-    if (!mine || (mine.room === info.code) === info.ranked) return;
+    const unverified = mine && mine.room === info.code ? (mine.unverified ?? null) : null;
+    if (!mine || ((mine.room === info.code) === info.ranked && unverified === (info.unverified ?? null))) return;
     info.ranked = mine.room === info.code;
+    info.unverified = unverified;
     if (loadJson(KEY.attempt)?.code === info.code) store.set(KEY.attempt, JSON.stringify(info));
     this.attempt.render();
   }

@@ -61,7 +61,7 @@ class RoomPage {
       },
     }));
     const act = { play: (text) => seat.play(text) };
-    for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch"]) act[name] = () => seat[name]();
+    for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch", "leave"]) act[name] = () => seat[name]();
     act.rematch = () => seat.rematch();
     act.rematchGhosts = () => seat.rematch({ ghosts: true });
     act.rematchSame = (deal) => seat.rematch({ deal });

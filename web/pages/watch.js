@@ -116,7 +116,7 @@ class WatchView {
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
     const ghosts = this.ghosts(s);
     this.ghostsShown = ghostKey(ghosts);
-    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.host, presence: s.presence }), watchingLine(s.presence)];
+    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
       parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));

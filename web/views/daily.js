@@ -2,7 +2,7 @@
 
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { resultText, shareOrigin } from "../model/share.js";
-import { count, finished, formatMs } from "../model/words.js";
+import { count, finished, formatMs, tellApart } from "../model/words.js";
 import { rankingTable } from "./ranking.js";
 
 export const DIFFICULTIES = [
@@ -85,13 +85,36 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   el.dataset.state = "ready";
   el.dataset.date = board.date;
   el.dataset.entries = board.entries.length;
-  if (!board.entries.length) {
-    fill(el, h("p", { class: "muted", "data-testid": "board-empty" }, empty));
-    return;
-  }
-  const rows = board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room }));
   const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
-  fill(el, rankingTable(rows, { me, resultHref }));
+  const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
+  const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
+  fill(el, ranked, unverifiedList(board.unverified ?? [], me, resultHref));
+}
+
+/** The results shown apart, never ranked: each with why the server could not take it for a
+ * person's play (too fast between moves, a long run of quick moves, or faster than a floor). */
+function unverifiedList(entries, me, resultHref) {
+  if (!entries.length) return null;
+  const item = (e) => {
+    const href = resultHref?.(e);
+    const time = formatMs(e.time_ms);
+    return h(
+      "li",
+      { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": "unverified-entry", title: `Not ranked: ${e.unverified}` },
+      h("span", { class: "name", dir: "auto" }, e.name),
+      e.alias ? h("span", { class: "alias", "data-testid": "alias" }, ` ${e.alias}`) : null,
+      " ",
+      href ? h("a", { href }, time) : h("span", {}, time),
+      ` · ${count(e.moves, "move")}`,
+      h("span", { class: "why" }, e.unverified),
+    );
+  };
+  return h(
+    "details",
+    { class: "unverified", "data-testid": "unverified" },
+    h("summary", {}, `Not ranked: ${count(entries.length, "result")} faster than a person plays`),
+    h("ul", {}, tellApart(entries, (e) => e.player).map(item)),
+  );
 }
 
 /** The streak and my rank today (``mine``: my entry); once I am on today's board, ``race(room)``
@@ -104,9 +127,13 @@ export function drawStanding(el, streak, mine, { leader = null, race = null } = 
     h("span", { class: "stat-chip", "data-testid": "streak", "data-streak": String(streak) }, h("span", { class: "label" }, "Streak"), ` ${streak} day${streak === 1 ? "" : "s"}`),
     h(
       "span",
-      { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine ? String(mine.rank) : "" },
+      { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine?.rank ? String(mine.rank) : "", title: mine?.unverified ? `Not ranked: ${mine.unverified}` : null },
       h("span", { class: "label" }, "My rank"),
-      mine ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}` : " not ranked today yet",
+      mine?.unverified
+        ? ` not ranked (too fast for a person) · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
+        : mine
+          ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
+          : " not ranked today yet",
     ),
     ghosts,
   );
@@ -125,7 +152,7 @@ export function attemptWords(day) {
       let own = null;
       if (mine && finished(mine)) {
         const strong = ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(info.date)}!`;
-        const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? " · on the leaderboard" : " · practice"}`;
+        const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? (info.unverified ? ` · not ranked: ${info.unverified}` : " · on the leaderboard") : " · practice"}`;
         own = { testid: "won-banner", kind: "won", strong, text };
       } else if (mine?.resigned) {
         own = { testid: "resigned-banner", kind: "lost", text: "You gave up this attempt. Play again when you like." };

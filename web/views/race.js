@@ -127,11 +127,19 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame };
+    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
-    drawRivals(this.rivals, s, ghosts);
+    drawRivals(this.rivals, s, ghosts, { toEnd: this.endShown ? () => this.toEnd() : null });
+  }
+
+  /** Take the player to "End the race" in the side panel (below the board on a phone). */
+  toEnd() {
+    const button = this.side.querySelector("[data-testid=end-race]");
+    if (!button) return;
+    button.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    button.focus({ preventScroll: true });
   }
 
   /** The podium over the board once the race is over (shown once a round, closed by a press). */

@@ -20,6 +20,8 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
     // The same deal against this round's games, once the server has kept them.
     if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
     if (share) parts.push(share);
+    // Out of the room (its results keep this round), and out of its next rounds.
+    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, "Leave the room"));
   }
   if (mayEnd) {
     const sure = confirming === "end";
@@ -36,7 +38,10 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   el.dataset.phase = phase(s);
 }
 
-export function drawRivals(el, s, ghosts = []) {
+/** The rivals' line above the board (shown on phones, where the side panel is below the
+ * board); with ``toEnd``, a button there takes the player to "End the race" below. */
+export function drawRivals(el, s, ghosts = [], { toEnd = null } = {}) {
+  const jump = toEnd && phase(s) !== "over" ? h("li", { class: "to-end" }, h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓")) : null;
   fill(
     el,
     [...rivals(s), ...ghosts].map((p) => {
@@ -44,5 +49,6 @@ export function drawRivals(el, s, ghosts = []) {
       // (dir: a right-to-left name cut short loses its end, not its beginning)
       return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
     }),
+    jump,
   );
 }

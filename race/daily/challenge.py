@@ -1,12 +1,7 @@
-"""The daily challenge: one proven-winnable deal per UTC date and difficulty, solo
-attempts timed by the server from the first move, and a leaderboard per day.
-
-The deal for a date is the first of the text seeds ``daily:DATE:DIFFICULTY:0``,
-``...:1``, ... that the solver proves winnable within a fixed node budget (so every process
-makes the same choice); the choice and its winning line are cached in the store. An attempt
-is a one-seat room of kind ``daily``, so it is played, resumed and watched like a race. When
-the server sees it won, it posts the time and move count to the day's leaderboard; only a
-player's first finished attempt of a day and difficulty is ranked.
+"""The daily challenge's actions: start an attempt at today's deal, post a won attempt to
+its day's board (ranked only when played at a person's pace), keep streaks, and read a
+day's board. An attempt is a one-seat room of kind ``daily``, so it is played, resumed and
+watched like a race; only a player's first finished attempt of a day and difficulty counts.
 """
 
 from __future__ import annotations
@@ -17,73 +12,28 @@ import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import msgspec
 
+from race import pace as human
 from race import protocol as p
-from race.engine import DIFFICULTIES, Game
-from race.players import KEPT_RUNS as KEPT_RUNS
-from race.players import Profile as Profile
-from race.players import add_finished_day as add_finished_day
-from race.players import board_group as board_group
-from race.players import counted as counted
-from race.players import profile_group
+from race.daily import board
+from race.daily.deal import DailyDeals, day_before, next_day
+from race.engine import DIFFICULTIES
+from race.pace import Pace
+from race.players import Profile, add_finished_day, board_group, counted, profile_group
 from race.protocol import ProtocolError
 from race.record import utc_date
-from race.rooms import Kind, Meta, Seat, Status, device_id
+from race.rooms import Kind, Meta, Seat, Status, actions_of, acts_keys, device_id
 from race.service import RaceService, Session
 from race.store import DailyStore, StoreUnavailable
-from race.workers import stop_pool, worker_pool
 
 log = logging.getLogger(__name__)
-CANDIDATES = 64
 PROFILE_TTL = 400 * 86400
-
-
-class Entry(msgspec.Struct, kw_only=True):
-    player: str
-    name: str
-    time_ms: int
-    moves: int
-    finished_at: int
-    room: str
-
 
 _enc = msgspec.json.Encoder()
 _profile = msgspec.json.Decoder(Profile)
-_entry = msgspec.json.Decoder(Entry)
-
-
-def candidate_seed(date: str, difficulty: str, k: int) -> str:
-    return f"daily:{date}:{difficulty}:{k}"
-
-
-def choose_deal(date: str, difficulty: str, node_limit: int) -> tuple[str, list[str]]:
-    """The first candidate the solver proves winnable, with its winning line. Pure and
-    deterministic (a node budget, no time limit); CPU-heavy, so run it off the event loop."""
-    from race.solver import solve
-
-    for k in range(CANDIDATES):
-        seed = candidate_seed(date, difficulty, k)
-        solution = solve(Game.deal(seed, difficulty), time_limit=None, node_limit=node_limit)
-        if solution.status == "won":
-            return seed, list(solution.moves)
-    raise RuntimeError(f"no winnable daily deal for {date} {difficulty} in {CANDIDATES} candidates")
-
-
-def day_before(date: str) -> str:
-    return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
-
-
-def next_day(date: str) -> str:
-    return (dt.date.fromisoformat(date) + dt.timedelta(days=1)).isoformat()
-
-
-def sort_key(e: Entry) -> str:
-    """Time, then moves, then who finished first: fixed-width text sorts like the tuple."""
-    return f"{e.time_ms:012d}.{e.moves:08d}.{e.finished_at:015d}"
 
 
 class DailyChallenge:
@@ -97,15 +47,17 @@ class DailyChallenge:
         clock: Callable[[], int] | None = None,
         executor: Executor | None = None,
         players_per_day: int | None = None,
+        secret: str | None = None,
+        pace: Pace = human.ANY_PACE,
     ) -> None:
         self.store, self.service = store, service
-        self.keep_days, self.node_limit = keep_days, node_limit
+        self.keep_days = keep_days
         #: New daily players one address may make a day (None: no bound).
         self.players_per_day = players_per_day
+        #: The rules of human pace a result must keep to be ranked.
+        self.pace = pace
         self.clock = clock or service.clock
-        self._executor = executor
-        self._closed = False
-        self._computing: dict[str, asyncio.Future[tuple[str, list[str]]]] = {}
+        self.deals = DailyDeals(store, node_limit=node_limit, ttl=self.ttl, secret=secret, executor=executor)
 
     def today(self) -> str:
         return utc_date(self.clock())
@@ -120,63 +72,12 @@ class DailyChallenge:
             return await self.start(session, msg)
         return [await self.leaderboard(msg.difficulty, msg.date, msg.top, msg.token)]
 
-    # -- the deal --------------------------------------------------------------------
-
     async def deal(self, date: str, difficulty: str) -> dict[str, Any]:
         """``{"seed", "line"}`` for the day: from the store, or computed once and stored."""
-        group = board_group(date, difficulty)
-        (doc,) = await self.store.read(group, ["deal"])
-        if doc is not None:
-            return msgspec.json.decode(doc.data, type=dict[str, Any])
-        future = self._computing.get(group)
-        if future is None:
-            future = self._computing[group] = asyncio.ensure_future(self._choose(date, difficulty))
-
-            def done(f: asyncio.Future[tuple[str, list[str]]]) -> None:
-                self._computing.pop(group, None)
-                if not f.cancelled():
-                    f.exception()  # its callers have it (or all went away): not "never retrieved"
-
-            future.add_done_callback(done)
-        seed, line = await asyncio.shield(future)  # a caller that goes away leaves it to the others
-        data = {"seed": seed, "line": line}
-        # Several processes may compute at once; they agree, and the first write stands.
-        await self.store.commit(group, expect={"deal": 0}, write={"deal": _dump(data)}, ttl=self.ttl(date))
-        (doc,) = await self.store.read(group, ["deal"])
-        assert doc is not None
-        return msgspec.json.decode(doc.data, type=dict[str, Any])
-
-    async def _choose(self, date: str, difficulty: str) -> tuple[str, list[str]]:
-        """Run the solver in the worker process. A worker that dies (the system killed it for
-        its memory, say) breaks its pool for good, so the pool is replaced and the day's
-        choice asked of a fresh worker once more before the player is told to come back."""
-        for _ in range(2):
-            pool = self._pool()
-            try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, choose_deal, date, difficulty, self.node_limit)
-            except BrokenProcessPool:
-                if self._closed:
-                    raise  # the server is stopping, and stopped the worker: no other is started
-                log.error("the daily solver's worker process died choosing %s %s; starting another", date, difficulty)
-                if self._executor is pool:
-                    self._executor = None
-                pool.shutdown(wait=False, cancel_futures=True)
-        raise ProtocolError("unavailable", "today's deal could not be prepared just now; try again in a minute")
-
-    def _pool(self) -> Executor:
-        if self._closed:
-            raise ProtocolError("unavailable", "the server is stopping; try again in a moment")
-        if self._executor is None:
-            self._executor = worker_pool()
-        return self._executor
+        return await self.deals.deal(date, difficulty)
 
     def close(self) -> None:
-        self._closed = True
-        for choosing in list(self._computing.values()):
-            choosing.cancel()
-        if self._executor is not None:
-            stop_pool(self._executor)
+        self.deals.close()
 
     async def warm(self) -> None:
         """Choose today's and tomorrow's deals before anyone asks, then again after each
@@ -227,7 +128,7 @@ class DailyChallenge:
             raise ProtocolError("busy", "your profile changed meanwhile; try again")
         date = self.today()
         deal = await self.deal(date, msg.difficulty)
-        ranked = await self.store.board_rank(board_group(date, msg.difficulty), profile.id) is None
+        ranked = not await board.on_board(self.store, date, msg.difficulty, profile.id)
 
         def meta_for(code: str) -> Meta:
             return Meta(
@@ -274,24 +175,30 @@ class DailyChallenge:
     # -- results -----------------------------------------------------------------------
 
     async def record(self, meta: Meta, seat: Seat) -> None:
-        """Post a won daily attempt (validated move by move by the server) to its board."""
+        """Post a won daily attempt (validated move by move by the server) to its board:
+        ranked when its actions came at a person's pace, else unverified, with the reason."""
         assert meta.daily_date and meta.player and seat.finished_ms is not None
-        entry = Entry(
+        keys = acts_keys(seat)
+        chunks = await self.store.read(meta.code, keys) if keys else []
+        times = [at for _, at in actions_of(seat, [d.data if d else None for d in chunks])]
+        why = human.unverified(times, seat.finished_ms, meta.difficulty, self.pace)
+        entry = board.Entry(
             player=meta.player,
             name=seat.name,
             time_ms=seat.finished_ms,
             moves=seat.moves,
             finished_at=self.clock(),
             room=meta.code,
+            unverified=why,
         )
-        group = board_group(meta.daily_date, meta.difficulty)
-        ttl = self.ttl(meta.daily_date)
-        ranked = await self.store.board_add(group, meta.player, sort_key(entry), _dump(entry), ttl)
-        await self._extend_streak(meta)  # also when this is a retry after a failure past board_add
-        if not ranked:
+        posted = await board.post(self.store, meta.daily_date, meta.difficulty, entry, self.ttl(meta.daily_date))
+        await self._extend_streak(meta)  # also when this is a retry after a failure past the post
+        if not posted:
             return
-        board = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
-        await self.store.publish(group, _dump(board))
+        if why:
+            log.info("daily %s %s: %s unverified: %s", meta.daily_date, meta.difficulty, meta.code, why)
+        shown = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
+        await self.store.publish(board_group(meta.daily_date, meta.difficulty), _dump(shown))
 
     async def _extend_streak(self, meta: Meta) -> None:
         docs = await self.store.read_all(meta.code)
@@ -325,20 +232,14 @@ class DailyChallenge:
         if day > dt.date.fromisoformat(today):
             raise ProtocolError("bad_date", "that day has not come yet")
         group = board_group(date, difficulty)
-        entries = [
-            {"rank": i + 1, **_public(_entry.decode(data))}
-            for i, (_, data) in enumerate(await self.store.board_range(group, 0, top))
-        ]
-        me = None
         streak = None
+        player = None
         if token:
             known = await self.profile(token)
             if known is not None:
-                profile = known[0]
-                streak = current_streak(profile, today)
-                rank = await self.store.board_rank(group, profile.id)
-                if rank is not None:
-                    me = {"rank": rank[0] + 1, **_public(_entry.decode(rank[1]))}
+                streak = current_streak(known[0], today)
+                player = known[0].id
+        shown = await board.read(self.store, date, difficulty, top, player)
         # The solver's line for the day's deal (found when the deal was chosen): its length.
         (deal_doc,) = await self.store.read(group, ["deal"])
         solver = len(msgspec.json.decode(deal_doc.data, type=dict[str, Any])["line"]) if deal_doc else None
@@ -348,8 +249,7 @@ class DailyChallenge:
             "difficulty": difficulty,
             "today": today,
             "solver_moves": solver,
-            "entries": entries,
-            "me": me,
+            **shown,
             "streak": streak,
         }
 
@@ -359,10 +259,6 @@ def current_streak(profile: Profile, today: str) -> int:
     if profile.last_date in (today, day_before(today)):
         return profile.streak
     return 0
-
-
-def _public(e: Entry) -> dict[str, Any]:
-    return {"name": e.name, "time_ms": e.time_ms, "moves": e.moves, "player": e.player, "room": e.room}
 
 
 def _dump(obj: Any) -> str:

@@ -1,0 +1,88 @@
+"""A day's leaderboard: who won the deal, in what time and how many moves, and the results
+that were not played at a person's pace.
+
+One board per date and difficulty holds every player's first finished attempt, ranked by
+time, then moves, then who finished first. An unverified result (:mod:`race.pace`) takes the
+same place on that board, so it stays the player's one attempt of the day, but its sort key
+puts it after every ranked result and the board shows it apart, with its reason; a second
+board of those alone lists them in time order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from race.players import board_group
+from race.store import DailyStore
+
+_enc = msgspec.json.Encoder()
+
+
+class Entry(msgspec.Struct, kw_only=True, omit_defaults=True):
+    player: str
+    name: str
+    time_ms: int
+    moves: int
+    finished_at: int
+    room: str
+    #: Why this result was not played at a person's pace; None: it was, and it is ranked.
+    unverified: str | None = None
+
+
+_entry = msgspec.json.Decoder(Entry)
+
+
+def unverified_group(date: str, difficulty: str) -> str:
+    """The store group of a day's unverified results, in time order."""
+    return f"daily-unverified:{date}:{difficulty}"
+
+
+def sort_key(e: Entry) -> str:
+    """Time, then moves, then who finished first: fixed-width text sorts like the tuple. An
+    unverified result's key starts with ``u``, after every digit."""
+    key = f"{e.time_ms:012d}.{e.moves:08d}.{e.finished_at:015d}"
+    return "u" + key if e.unverified else key
+
+
+async def post(store: DailyStore, date: str, difficulty: str, entry: Entry, ttl: int) -> bool:
+    """Put ``entry`` on its day's board unless its player is there already; True if it was
+    put there."""
+    data = _enc.encode(entry).decode()
+    if not await store.board_add(board_group(date, difficulty), entry.player, sort_key(entry), data, ttl):
+        return False
+    if entry.unverified:
+        await store.board_add(unverified_group(date, difficulty), entry.player, sort_key(entry)[1:], data, ttl)
+    return True
+
+
+async def on_board(store: DailyStore, date: str, difficulty: str, player: str) -> bool:
+    """Whether ``player`` has a result, ranked or not, on the day's board."""
+    return await store.board_rank(board_group(date, difficulty), player) is not None
+
+
+async def read(store: DailyStore, date: str, difficulty: str, top: int, player: str | None) -> dict[str, Any]:
+    """The day's board as the ``leaderboard`` message has it: the ``top`` ranked results,
+    the ``top`` first unverified ones, and ``me``: the result of ``player``, if any."""
+    group = board_group(date, difficulty)
+    ranked = [_entry.decode(data) for _, data in await store.board_range(group, 0, top)]
+    entries = [{"rank": i + 1, **public(e)} for i, e in enumerate(ranked) if not e.unverified]
+    unverified = [
+        {"rank": None, **public(_entry.decode(data))}
+        for _, data in await store.board_range(unverified_group(date, difficulty), 0, top)
+    ]
+    me = None
+    if player is not None:
+        rank = await store.board_rank(group, player)
+        if rank is not None:
+            mine = _entry.decode(rank[1])
+            me = {"rank": None if mine.unverified else rank[0] + 1, **public(mine)}
+    return {"entries": entries, "unverified": unverified, "me": me}
+
+
+def public(e: Entry) -> dict[str, Any]:
+    shown = {"name": e.name, "time_ms": e.time_ms, "moves": e.moves, "player": e.player, "room": e.room}
+    if e.unverified:
+        shown["unverified"] = e.unverified
+    return shown
