@@ -267,6 +267,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             Route("/watch/{code}", page),
             Route("/daily", previewed),
             Route("/how", page),
+            Route("/learn", page),
             Route("/me", page),
             Route("/replay/{ids}", page),
             Route("/replay/room/{code}", page),  # a room's newest game (a daily leaderboard links them)

@@ -339,7 +339,7 @@ class Connection:
             oldest = next(iter(self.groups))
             del self.groups[oldest]
             await self.hub.leave(oldest, self)
-        if isinstance(msg, p.Create | p.Daily):
+        if isinstance(msg, p.Create | p.Daily | p.Tutorial):
             assert self.session.room is not None
             try:
                 await self.hub.join(self.session.room, self)
@@ -363,7 +363,7 @@ class Connection:
             self.delayed = DelayLine(self.session.delay_ms / 1000, self._enqueue, most)
         for reply in replies:
             await self.reply(reply)
-        self.arrived = isinstance(msg, p.Create | p.Daily | p.Join | p.Resume | p.Watch | p.Sync)
+        self.arrived = isinstance(msg, p.Create | p.Daily | p.Tutorial | p.Join | p.Resume | p.Watch | p.Sync)
 
     # -- presence ------------------------------------------------------------------
 

@@ -185,6 +185,14 @@ class Daily(_Msg, tag="daily", frozen=True):
     device: DeviceKey | None = None
 
 
+class Tutorial(_Msg, tag="tutorial", frozen=True):
+    """Start the tutorial: a one-seat room of kind ``tutorial`` on a small fixed position,
+    its lessons in each ``state`` (never on the record)."""
+
+    name: Name = "You"
+    device: DeviceKey | None = None
+
+
 class Leaderboard(_Msg, tag="leaderboard", frozen=True):
     """Read a day's leaderboard (today when ``date`` is absent) and follow its updates."""
 
@@ -196,7 +204,7 @@ class Leaderboard(_Msg, tag="leaderboard", frozen=True):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Sync | Daily | Leaderboard | Leave | Remove | End)
+) | (Sync | Daily | Leaderboard | Leave | Remove | End | Tutorial)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

@@ -50,10 +50,12 @@ class Status(StrEnum):
 
 
 class Kind(StrEnum):
-    """A room is a race, or one player's attempt at a daily deal."""
+    """A room is a race, one player's attempt at a daily deal, or one player's tutorial
+    (:mod:`race.tutorial`: never on the record, nor listed)."""
 
     RACE = "race"
     DAILY = "daily"
+    TUTORIAL = "tutorial"
 
 
 class Meta(msgspec.Struct, kw_only=True):

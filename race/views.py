@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from race import tutorial
 from race.engine import Game
 from race.envelope import by_role
 from race.ghosts import GHOSTS, ghost_results, ghost_view
@@ -92,20 +93,25 @@ def state_view(
     hidden: bool = False,
 ) -> dict[str, Any]:
     """The full state of a player's own game, with the moves the server allows; ``hidden``
-    (before the start): its cards face down and no move allowed."""
+    (before the start): its cards face down and no move allowed. A tutorial's game says
+    where it stands in the lessons (``lesson``), and offers only what they allow."""
     if hidden:
         prog, brd = progress(seat, game), hidden_board(game)
     else:
         prog, brd = shown or (progress(seat, game), board(game))
     closed = hidden or is_done(seat)
+    lessons = tutorial.is_tutorial(game)
+    legal = tutorial.offered(game, seat.history) if lessons else [str(m) for m in game.legal_moves()]
     msg = {
         "type": "state",
         "version": version,
         **prog,
         "board": brd,
-        "legal_moves": [str(m) for m in game.legal_moves()] if not closed else [],
+        "legal_moves": [] if closed else legal,
         "can_undo": seat.history > 0 and not closed,
     }
+    if lessons:
+        msg["lesson"] = tutorial.lesson(game, seat.history)
     if duplicate:
         msg["duplicate"] = True
     return msg
@@ -145,7 +151,8 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         "players": players,
         "ranking": ranking(seats, ghost_results(ghosts)),
     }
-    day = meta.daily_date or (meta.deal.split(":")[1] if isinstance(meta.deal, str) else None)
+    daily_deal = meta.deal if isinstance(meta.deal, str) and meta.deal.startswith("daily:") else None
+    day = meta.daily_date or (daily_deal.split(":")[1] if daily_deal else None)
     if day is not None:  # (a daily deal: its day, not its seed)
         view["daily_date"] = day
     if ghosts:  # (only then: a room without ghosts reads as it always has)

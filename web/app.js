@@ -3,6 +3,7 @@
 //   /            home        /r/CODE      a player's room (join, lobby, race)
 //   /watch/CODE  spectate    /daily       today's daily challenge
 //   /how         how to play         /replay/ID   a game on the record (ID,ID2,…: side by side)
+//   /learn       the tutorial
 //   /me          my games (this device's)
 
 import { store } from "./dom.js";
@@ -11,6 +12,7 @@ import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
 import { howtoView } from "./pages/howto.js";
 import { roomPage } from "./pages/room.js";
+import { tutorialView } from "./pages/tutorial.js";
 import { watchView } from "./pages/watch.js";
 import { replayIds } from "./model/replay.js";
 import { sound } from "./sound.js";
@@ -68,6 +70,8 @@ function route(handoff = null) {
     lazily(import("./pages/me.js"), (page) => page.meView(root));
   } else if (/^\/how\/?$/.test(path)) {
     current = howtoView(root);
+  } else if (/^\/learn\/?$/.test(path)) {
+    current = tutorialView(root, { navigate });
   } else if (/^\/daily\/?$/.test(path)) {
     current = dailyView(root, { navigate });
   } else {

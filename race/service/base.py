@@ -185,6 +185,8 @@ class ServiceBase(Listings):
         meta, seats = ended
         log.info("room %s: race over", code)
         await self._unlist(code)
+        if meta.kind is Kind.TUTORIAL:
+            return True  # a lesson, not a game: never on the record
         ttl = self.daily_record_ttl if meta.kind is Kind.DAILY else self.record_ttl
         await keep_records(self.store, code, meta, seats, ttl)
         if self.solver_lines is not None and meta.kind is Kind.RACE:

@@ -8,11 +8,11 @@ from typing import Any
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service.base import Role, Session
-from race.service.lobby import LobbyActions
 from race.service.race import RaceActions
+from race.service.tutorial import TutorialActions
 
 
-class RaceService(LobbyActions, RaceActions):
+class RaceService(TutorialActions, RaceActions):
     async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:
         """Carry out one decoded client message; return the replies for its sender."""
         match msg:
@@ -26,6 +26,8 @@ class RaceService(LobbyActions, RaceActions):
                 return await self.resume(session, msg)
             case p.Watch():
                 return await self.watch(session, msg)
+            case p.Tutorial():
+                return await self.tutorial(session, msg)
             case p.Daily() | p.Leaderboard():  # the connection hands these to the daily challenge
                 raise ProtocolError("unavailable", "the daily challenge is not available on this server")
         if session.role is None:

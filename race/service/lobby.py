@@ -109,16 +109,19 @@ class LobbyActions(ServiceBase):
         extra: dict[str, str] | None = None,
         *,
         device: str = "",
+        game: Game | None = None,
     ) -> tuple[Meta, dict[str, Doc]]:
         """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
         found by ``token`` (and played from ``device``, see :func:`race.rooms.device_id`),
-        with the documents ``extra`` (its ghosts); seat ``session``
+        with the documents ``extra`` (its ghosts), playing ``game`` (by default the deal of
+        the room's meta); seat ``session``
         there, and list the room. Returns its meta and the documents just written: once the
         room is committed nothing may fail, or the client would be seated without ever
         getting its token."""
         for _ in range(RETRIES):
             meta = meta_for(new_code())
-            seat = Seat(seat="s1", name=name, game=Game.deal(meta.deal, meta.difficulty).to_dict(), device=device)
+            first = game if game is not None else Game.deal(meta.deal, meta.difficulty)
+            seat = Seat(seat="s1", name=name, game=first.to_dict(), device=device)
             write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1", **(extra or {})}
             if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
                 break
@@ -345,8 +348,8 @@ class LobbyActions(ServiceBase):
             ghosts_doc = encode_ghosts(round_ghosts)
 
         def change(meta: Meta, now: int) -> None:
-            if meta.kind is Kind.DAILY:
-                raise ProtocolError("no_rematch", "a daily attempt cannot be replayed; start a new attempt instead")
+            if meta.kind is not Kind.RACE:
+                raise ProtocolError("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
             if phase(meta, now) != "over":
                 raise ProtocolError("not_over", "a rematch can start only when the race is over")
             if ghosts and meta.deal != new_deal:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from race import protocol as p
+from race import tutorial
 from race.engine import Game, IllegalMove, InvalidMove
 from race.envelope import not_to
 from race.protocol import ProtocolError
@@ -113,7 +114,7 @@ class RaceActions(ServiceBase):
                 )
             if seat.history and not game.move_stack and not isinstance(msg, p.Restart):
                 game = await self._with_history(code, seat)  # a restart drops it anyway
-            text = self._apply(game, msg)
+            game, text = self._apply_in(meta, seat, game, msg)
             if isinstance(msg, p.Play):
                 seat.moves += 1
             seat.last_id = msg.id
@@ -229,6 +230,17 @@ class RaceActions(ServiceBase):
         history = history_of(seat, [doc.data if doc is not None else None for doc in docs])
         return Game.from_trusted_dict({**seat.game, "history": history})
 
+    def _apply_in(self, meta: Meta, seat: Seat, game: Game, msg: p.Play | p.Undo | p.Restart) -> tuple[Game, str]:
+        """Apply ``msg`` to ``seat``'s game in ``meta``'s room: the game after it (a new one
+        for a tutorial's restart) and the action's text. A tutorial refuses the moves its
+        lesson does not teach, and restarts at its own position."""
+        if meta.kind is Kind.TUTORIAL:
+            if isinstance(msg, p.Restart):
+                return tutorial.start(), "restart"
+            if isinstance(msg, p.Play) and (why := tutorial.refusal(game, seat.history, msg.move)) is not None:
+                raise ProtocolError("not_in_lesson", why)
+        return game, self._apply(game, msg)
+
     @staticmethod
     def _apply(game: Game, msg: p.Play | p.Undo | p.Restart) -> str:
         try:
@@ -285,7 +297,8 @@ class RaceActions(ServiceBase):
             raise ProtocolError("not_racing", "hints are available while the race runs")
         seat = SEAT.decode(seat_doc.data)
         _not_out(seat)
-        hint = Game.from_trusted_dict(seat.game).hint()
+        game = Game.from_trusted_dict(seat.game)
+        hint = tutorial.hint(game, seat.history) if meta.kind is Kind.TUTORIAL else game.hint()
         return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
 
     async def resign(self, session: Session) -> list[dict[str, Any]]:

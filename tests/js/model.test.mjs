@@ -136,6 +136,7 @@ test("a look-up of a room says why it takes no seat, and that a new round waits 
   assert.deepEqual(joinNote({ kind: "race", phase: "racing" }, false).closed, true);
   assert.equal(joinNote({ kind: "race", phase: "over" }, false).over, true);
   assert.equal(joinNote({ kind: "daily", phase: "racing" }, false).code, "daily");
+  assert.equal(joinNote({ kind: "tutorial", phase: "racing" }, false).code, "tutorial");
   assert.equal(joinNote({ kind: "race", phase: "lobby", players: 1, max_players: 8 }, true).code, "new_round");
 });
 

@@ -121,6 +121,7 @@ export function joinNote(info, wasClosed) {
   if (info.kind === "daily") {
     return { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
   }
+  if (info.kind === "tutorial") return { code: "tutorial", message: "This is someone’s tutorial: one player only. You can watch it.", closed: true };
   if (info.phase === "over") return { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
   if (info.phase !== "lobby") return { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
   if (info.players >= info.max_players) return { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };

@@ -82,7 +82,7 @@ export function roomSummary(room) {
 /** The join form's line about the room (``info``: `GET /api/rooms/CODE`): "Ann invites you
  * to race: easy · a random deal · round 2. Waiting: Ann, Bob." ("" for nothing to say). */
 export function inviteText(info) {
-  if (!info?.names?.length || info.kind === "daily") return "";
+  if (!info?.names?.length || info.kind === "daily" || info.kind === "tutorial") return "";
   const who = info.host_name ? `${info.host_name} invites you to race` : "A race";
   const what = roomSummary({ ...info, spectator_delay: 0 });
   const waiting = info.phase === "lobby" ? ` Waiting: ${info.names.join(", ")}.` : ` Racing: ${info.names.join(", ")}.`;

@@ -118,7 +118,7 @@ export function homeView(root, { navigate }) {
       { class: "home", "data-testid": "home" },
       // The page's title for screen readers and the outline: the brand above says it on screen.
       h("h1", { class: "sr-only" }, "Crescent Race"),
-      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play"), " · ", h("a", { href: "/me", "data-testid": "me-link" }, "My games")),
+      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play"), " · ", h("a", { href: "/learn", "data-testid": "tutorial-link" }, "Tutorial"), " · ", h("a", { href: "/me", "data-testid": "me-link" }, "My games")),
       welcome(),
       h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
     ),
@@ -130,8 +130,9 @@ export function homeView(root, { navigate }) {
     const panel = h(
       "aside",
       { class: "card-panel welcome", "data-testid": "welcome", "aria-label": "New to Crescent?" },
-      h("p", {}, h("strong", {}, "New to Crescent? "), "Learn the rules in two minutes before your first race."),
-      h("a", { href: "/how", class: "button primary", "data-testid": "welcome-howto" }, "How to play"),
+      h("p", {}, h("strong", {}, "New to Crescent? "), "Learn it in two minutes before your first race: play the tutorial, or read the rules."),
+      h("a", { href: "/learn", class: "button primary", "data-testid": "welcome-tutorial" }, "Play the tutorial"),
+      h("a", { href: "/how", class: "button", "data-testid": "welcome-howto" }, "How to play"),
       h("button", { type: "button", class: "small", "data-testid": "welcome-dismiss", onclick: () => { store.set(WELCOMED_KEY, "1"); panel.remove(); } }, "No thanks"),
     );
     return panel;

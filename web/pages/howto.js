@@ -4,7 +4,8 @@
 import { cardElement } from "../board/board.js";
 import { fill, h, store } from "../dom.js";
 
-export const WELCOMED_KEY = "crescent-race.welcomed"; // the first-game offer was seen through
+export const WELCOMED_KEY = "crescent-race.welcomed"; // the home page's offer was seen through
+export const TUTORIAL_KEY = "crescent-race.tutorial"; // the tutorial was offered in a game, or opened
 
 /** A small picture: groups of cards (a pile is bottom to top), with words between. */
 function picture(label, ...parts) {
@@ -35,6 +36,7 @@ export function howtoView(root) {
       { class: "howto", "data-testid": "howto" },
       h("h1", {}, "How to play Crescent"),
       h("p", { class: "tagline" }, "Two decks, sixteen piles, eight foundations, and nothing hidden. Everyone in a race gets the same deal: the first to bring all 104 cards home wins."),
+      h("p", { class: "howto-learn" }, "Rather learn by playing? ", h("a", { href: "/learn", class: "button primary", "data-testid": "howto-tutorial" }, "Play the tutorial"), " Six short steps on a small game, to your first win."),
       part(
         "The aim",
         h("p", {}, "Bring every card home to the eight foundations in the middle. An Ace and a King of each suit start there, so a game begins at ", h("strong", {}, "Home 8/104"), "."),
@@ -79,7 +81,7 @@ export function howtoView(root) {
           h("li", {}, "Keys: U undo, S shuffle, H hint, ? for the full list."),
         ),
       ),
-      h("p", { class: "actions howto-go" }, h("a", { href: "/", class: "button primary", "data-testid": "howto-home" }, "Start a race"), h("a", { href: "/daily", class: "button" }, "Try today’s deal")),
+      h("p", { class: "actions howto-go" }, h("a", { href: "/", class: "button primary", "data-testid": "howto-home" }, "Start a race"), h("a", { href: "/learn", class: "button" }, "Play the tutorial"), h("a", { href: "/daily", class: "button" }, "Try today’s deal")),
     ),
   );
   return { destroy() {} };

@@ -1,7 +1,7 @@
 // A player's room page (/r/CODE): join, lobby, countdown, the race, the result, rematch.
 // The daily page shows its attempt (a one-seat room) with it too, in its own words.
 
-import { announce, announcer, fill, h, refill, toast } from "../dom.js";
+import { announce, announcer, fill, h, refill, store, toast } from "../dom.js";
 import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
 import { roomSummary } from "../model/words.js";
@@ -12,6 +12,7 @@ import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showInvite, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
 import { RaceView } from "../views/race.js";
+import { TUTORIAL_KEY, WELCOMED_KEY } from "./howto.js";
 
 const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
 
@@ -20,6 +21,20 @@ const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
  * ``title``, ``className``, ``onChange(state, before)`` and ``onError(m)`` (true: handled). */
 export function roomPage(root, { code, navigate, handoff = null, ...options }) {
   return new RoomPage(root, code, navigate, handoff, options);
+}
+
+/** A player's first game offers the tutorial, once (in a new tab: here, the seat stays). */
+function tutorialOffer() {
+  if (store.get(TUTORIAL_KEY) || store.get(WELCOMED_KEY)) return null;
+  store.set(TUTORIAL_KEY, "1");
+  const panel = h(
+    "aside",
+    { class: "banner tutorial-offer", "data-testid": "tutorial-offer", "aria-label": "New to Crescent?" },
+    h("span", {}, h("strong", {}, "First game? "), "Learn the moves in a two-minute tutorial before the race starts."),
+    h("a", { href: "/learn", target: "_blank", rel: "noopener", class: "button small primary", "data-testid": "tutorial-offer-open" }, "Play the tutorial", h("span", { class: "sr-only" }, " (opens in a new tab)")),
+    h("button", { type: "button", class: "small", "data-testid": "tutorial-offer-dismiss", onclick: () => panel.remove() }, "No thanks"),
+  );
+  return panel;
 }
 
 class RoomPage {
@@ -55,12 +70,13 @@ class RoomPage {
     // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)
     const howto = options.head ? null : h("a", { href: "/how", target: "_blank", rel: "noopener", class: "small", "data-testid": "howto-link" }, "How to play", h("span", { class: "sr-only" }, " (opens in a new tab)"));
     const head = h("div", { class: "room-head", "data-testid": "room-head" }, this.header, howto);
+    this.offer = options.head ? null : tutorialOffer();
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
     // The room's news for screen readers (see model/news.js).
     this.news = announcer("presence-announce");
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
-    const parts = [head, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
+    const parts = [head, this.offer, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
     fill(root, this.pageEl);
     this.unsubscribe = seat.store.subscribe((s, before, m) => this.changed(s, before, m));
@@ -205,7 +221,7 @@ class RoomPage {
 
   lookLater() {
     clearTimeout(this.lookTimer);
-    if (!this.joinNote?.closed || this.joinNote.code === "daily") return;
+    if (!this.joinNote?.closed || this.joinNote.code === "daily" || this.joinNote.code === "tutorial") return;
     this.lookTimer = setTimeout(() => {
       if (document.hidden) this.lookWhenShown = true;
       else this.followRoom();
@@ -234,6 +250,10 @@ class RoomPage {
     const p = phase(s);
     const lobby = !this.lobbyEl.hidden && this.shownPhase === "lobby"; // the lobby was on the page
     this.shownPhase = p;
+    if (this.offer && p !== "lobby" && p !== "loading") {
+      this.offer.remove(); // offered before the race: it gives way to the board
+      this.offer = null;
+    }
     this.pageEl.dataset.phase = s.seat || p === "gone" ? p : "join";
     if (s.seat) this.pageEl.dataset.seat = s.seat;
     if (p === "gone") delete this.pageEl.dataset.seat;

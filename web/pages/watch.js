@@ -164,7 +164,11 @@ class WatchView {
     }
     const why = this.blind
       ? "You are racing in this room: its boards show here once your game is done."
-      : p === "racing" && room.kind === "daily" ? "A daily attempt's board shows once it is over: everyone plays this deal today." : null;
+      : p === "racing" && room.kind === "daily"
+        ? "A daily attempt's board shows once it is over: everyone plays this deal today."
+        : p === "racing" && room.kind === "tutorial"
+          ? "A tutorial's board shows once it is over."
+          : null;
     fill(this.status, h("p", { class: "phase", "data-phase": p }, text));
     this.why.hidden = !why;
     this.why.textContent = why || "";

@@ -146,7 +146,7 @@ export function lobbyPanel(s, { send, now, series = null }) {
 
 /** Instead of the join form, for a room that takes no seat: why (``note``), the way to watch. */
 export function closedPanel(code, note) {
-  const title = note.code === "daily" ? "A daily challenge attempt" : note.over ? "This race is over" : "This race has started";
+  const title = note.code === "daily" ? "A daily challenge attempt" : note.code === "tutorial" ? "A tutorial" : note.over ? "This race is over" : "This race has started";
   const watch = { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead", "aria-describedby": "join-closed-why" };
   return h(
     "div",

@@ -1,0 +1,42 @@
+"""Starting a tutorial: a one-seat room of kind ``tutorial`` at :mod:`race.tutorial`'s
+position, begun at once (its clock starts at the first move, like a daily attempt's),
+never listed and never put on the record. It is played like any room; the lessons narrow
+what it offers (see :func:`race.views.state_view`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from race import protocol as p
+from race import tutorial
+from race.rooms import Kind, Meta, Status, device_id, new_token
+from race.service.base import Session, log
+from race.service.lobby import LobbyActions
+
+
+class TutorialActions(LobbyActions):
+    async def tutorial(self, session: Session, msg: p.Tutorial) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        name = p.clean_name(msg.name)
+        await self.admit_new_room(session)
+        now = self.clock()
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
+                code=code,
+                difficulty=tutorial.DIFFICULTY,
+                deal=tutorial.SEED,
+                host="s1",
+                created=now,
+                listed=False,
+                status=Status.STARTED,
+                seats=["s1"],
+                kind=Kind.TUTORIAL,
+            )
+
+        token = new_token()
+        meta, docs = await self.open_room(
+            session, meta_for, name, token, device=device_id(msg.device), game=tutorial.start()
+        )
+        log.info("room %s: a tutorial", meta.code)
+        return [self.joined(docs, "s1", token)]
