@@ -31,6 +31,7 @@ from race.limits import SeatBuckets
 from race.presence import Presence
 from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
+from race.scheduler import Scheduler
 from race.service import RaceService, now_ms
 from race.settings import Settings
 from race.solver_lines import SolverLines
@@ -43,15 +44,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
-    # The hub, the service and the daily challenge call on one another: each is handed the
+    # The hub, the scheduler, the service and the daily challenge call on one another: each is handed the
     # others' methods when it is made (a closure for one made after it), and nothing is
     # assigned onto any of them afterwards.
-    hub = Hub(store, clock=now_ms, on_room=lambda code, message: service.follow(code, message))
+    scheduler = Scheduler(clock=now_ms)
+    hub = Hub(store, on_room=lambda code, message: service.follow(code, message))
     service = RaceService(
         store,
         clock=now_ms,
-        on_deadline=hub.schedule,
-        on_moot=hub.unschedule,
+        on_deadline=scheduler.schedule,
+        on_moot=scheduler.unschedule,
         on_daily_finish=lambda meta, seat: daily.record(meta, seat),
         countdown_ms=int(settings.countdown_seconds * 1000),
         max_game_moves=settings.max_game_moves,
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await asyncio.gather(warming, return_exceptions=True)
         await presence.stop()
         await hub.stop()
+        await scheduler.stop()
         daily.close()
         solver_lines.close()
         await store.close()

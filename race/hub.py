@@ -15,9 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from race.envelope import split_not_to, split_roles
 from race.store import Broadcast, StoreUnavailable
@@ -46,27 +45,14 @@ class Member(Protocol):
     def resync(self) -> None: ...
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Hub:
-    def __init__(
-        self,
-        store: Broadcast,
-        *,
-        clock: Callable[[], int] = _now_ms,
-        on_room: Callable[[str, str], None] | None = None,
-    ) -> None:
+    def __init__(self, store: Broadcast, *, on_room: Callable[[str, str], None] | None = None) -> None:
         self.store = store
-        self.clock = clock  # server milliseconds, the clock the scheduled times are on
         #: Called with every ``room`` snapshot that reaches this process (the service follows
         #: the room's deadlines with it).
         self.on_room = on_room
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
-        self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
-        self._running: set[asyncio.Task[object]] = set()  # timed actions under way
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -76,11 +62,6 @@ class Hub:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        for handle in self._timers.values():
-            handle.cancel()
-        # Let the timed actions under way finish (each is a few store calls): stopping
-        # midway would leave their connections to the store for the garbage collector.
-        await asyncio.gather(*self._running, return_exceptions=True)
 
     async def join(self, room: str, member: Member) -> None:
         async with self._lock:
@@ -102,43 +83,6 @@ class Hub:
                     await self.store.unsubscribe(room)
                 except StoreUnavailable:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
-
-    def schedule(
-        self, room: str, at: int, action: Callable[[str], Coroutine[Any, Any, object]], *, retry_s: float = 0
-    ) -> None:
-        """Run ``action(room)`` at server time ``at`` (ms; or ``retry_s`` seconds from now,
-        when later), once per room and time."""
-        key = (room, at)
-        if key in self._timers:
-            return
-        loop = asyncio.get_running_loop()
-
-        def fire() -> None:
-            early = at - self.clock()
-            if early > 0:  # the loop's timers count from its cached time, and may fire early
-                self._timers[key] = loop.call_later(early / 1000, fire)
-                return
-            self._timers.pop(key, None)
-            task = asyncio.create_task(action(room))
-            self._running.add(task)
-            task.add_done_callback(done)
-
-        def done(task: asyncio.Task[object]) -> None:
-            self._running.discard(task)
-            if not task.cancelled() and isinstance(task.exception(), StoreUnavailable):
-                # Redis is away at the deadline: try again, or the race would end unannounced.
-                log.warning("room %s: store unavailable at a deadline; trying again in a second", room)
-                self.schedule(room, at, action, retry_s=1.0)
-            else:
-                _log_failure(task)
-
-        self._timers[key] = loop.call_later(max((at - self.clock()) / 1000, retry_s, 0), fire)
-
-    def unschedule(self, room: str) -> None:
-        """Drop the timers of ``room`` (its race is over, or a new round waits in its lobby:
-        none of them is due any more). Else each would be kept until its time."""
-        for key in [key for key in self._timers if key[0] == room]:
-            self._timers.pop(key).cancel()
 
     def deliver_local(self, room: str, message: str) -> None:
         """Hand ``message`` to this process's connections of ``room`` only, as if it had
@@ -185,8 +129,3 @@ class Hub:
         for m in list(members):
             if m.id != skip:
                 m.deliver(boards if m.sees_boards else message, room)
-
-
-def _log_failure(task: asyncio.Task[object]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("scheduled room task failed: %s", task.exception())
