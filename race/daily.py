@@ -24,6 +24,7 @@ import msgspec
 
 from race import protocol as p
 from race.engine import DIFFICULTIES, Game
+from race.envelope import encode, news
 from race.players import KEPT_RUNS as KEPT_RUNS
 from race.players import Profile as Profile
 from race.players import add_finished_day as add_finished_day
@@ -291,7 +292,7 @@ class DailyChallenge:
         if not ranked:
             return
         board = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
-        await self.store.publish(group, _dump(board))
+        await self.store.publish(group, encode(news(_dump(board))))
 
     async def _extend_streak(self, meta: Meta) -> None:
         docs = await self.store.read_all(meta.code)

@@ -1,24 +1,26 @@
 """This process's fan-out: one store subscription per room with local connections.
 
-Messages published on a room's channel (by any process) arrive through
-:meth:`Store.messages` and are handed to each local connection of that room without
-waiting on any of them, so one slow client never holds up the others. Messages whose type
-starts with ``_`` are control messages, between processes (``_replace``: a seat opened on
-another connection; ``_removed``: a seat the host took away) or from the store
-(``_resync``: the room's messages may have been lost), and never reach clients. A message
-wrapped (:mod:`race.envelope`) reaches every local connection of the room but one, or gives
-the players one text and the spectators another.
+Envelopes (:mod:`race.envelope`) published on a room's channel (by any process) arrive
+through :meth:`Store.messages`, are decoded once, and their news is handed to each local
+connection of that room without waiting on any of them, so one slow client never holds up
+the others: the players' text to players, the spectators' to spectators, and to every
+connection but the one the envelope skips. A ``room`` snapshot is also handed to
+``on_room`` (the service follows the room's deadlines with it). Control envelopes never
+reach clients: ``replace`` (a seat opened on another connection) and ``removed`` (a seat
+the host took away) close the seat's connections, ``resync`` (from the store: the room's
+messages may have been lost) has them resync.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from race.envelope import split_not_to, split_roles
+import msgspec
+
+from race.envelope import Kind, decode, texts
 from race.store import Broadcast, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -85,9 +87,10 @@ class Hub:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
 
     def deliver_local(self, room: str, message: str) -> None:
-        """Hand ``message`` to this process's connections of ``room`` only, as if it had
-        been published there."""
-        self._dispatch(room, message)
+        """Hand ``message`` (a client's text) to this process's connections of ``room``
+        only, as if it had been published there for everyone."""
+        if members := self.rooms.get(room):
+            self._fan(members, room, message, message, None)
 
     async def _pump(self) -> None:
         while True:
@@ -108,24 +111,30 @@ class Hub:
         members = self.rooms.get(room)
         if not members:
             return
-        skip, message = split_not_to(message)
-        message, boards = split_roles(message)
-        if message.startswith('{"type":"_'):
-            control = json.loads(message)
-            if control.get("type") == "_resync":  # this room's messages may have been lost
+        try:
+            envelope = decode(message)
+        except msgspec.DecodeError:
+            log.warning("room %s: a published message that is not an envelope: %.80r", room, message)
+            return
+        match envelope.kind:
+            case Kind.RESYNC:  # this room's messages may have been lost
                 for m in list(members):
                     m.resync()
-            elif control.get("type") == "_replace":
+            case Kind.REPLACE:
                 for m in list(members):
-                    if m.seat == control["seat"] and m.id != control["conn"]:
+                    if m.seat == envelope.seat and m.id != envelope.skip:
                         m.kick(REPLACED, "this seat was opened in another window")
-            elif control.get("type") == "_removed":
+            case Kind.REMOVED:
                 for m in list(members):
-                    if m.seat == control["seat"]:
+                    if m.seat == envelope.seat:
                         m.kick(4002, "the host removed you from this room")
-            return
-        if self.on_room is not None and message.startswith('{"type":"room"'):
-            self.on_room(room, message)
+            case Kind.NEWS | Kind.ROOM:
+                players, spectators = texts(envelope)
+                if envelope.kind is Kind.ROOM and self.on_room is not None:
+                    self.on_room(room, players)
+                self._fan(members, room, players, spectators, envelope.skip)
+
+    def _fan(self, members: set[Member], room: str, players: str, spectators: str, skip: str | None) -> None:
         for m in list(members):
             if m.id != skip:
-                m.deliver(boards if m.sees_boards else message, room)
+                m.deliver(spectators if m.sees_boards else players, room)
