@@ -24,10 +24,12 @@ from starlette.websockets import WebSocket
 
 from race import protocol as p
 from race import share
-from race.connection import Connection, watch_for_stalls
+from race.connection import Connection
 from race.daily import DailyChallenge
+from race.handler import Handler
 from race.hub import Hub
-from race.limits import SeatBuckets
+from race.limits import Addresses, MessageLimit, SeatBuckets
+from race.outbox import Outbox, watch_for_stalls
 from race.presence import Presence
 from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
@@ -79,9 +81,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         node_limit=settings.daily_node_limit,
         players_per_day=settings.daily_players_per_day_per_ip,
     )
-    per_ip: dict[str, int] = {}
+    handler = Handler(service, daily)
+    addresses = Addresses(settings.max_connections_per_ip)
     seat_buckets = SeatBuckets()
-    live: set[Connection] = set()  # for the stall watchdog
+    live: set[Outbox] = set()  # for the stall watch
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,11 +122,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await ws.send_text(p.encode(p.error("bad_origin", "connections from this page's origin are not allowed")))
             await ws.close(code=1008)
             return
-        if per_ip.get(ip, 0) >= settings.max_connections_per_ip:
+        if not addresses.admit(ip):
             await ws.send_text(p.encode(p.error("too_many_connections", "too many connections from your address")))
             await ws.close(code=1008)
             return
-        per_ip[ip] = per_ip.get(ip, 0) + 1
         try:
             greeting = {
                 "type": "hello",
@@ -133,16 +135,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "host_away_ms": service.host_away_ms,
                 "share_origin": settings.share_origin,
             }
-            connection = Connection(ws, hub, service, daily, settings, presence, seat_buckets, ip)
-            live.add(connection)
+            limit = MessageLimit(settings.rate_per_second, settings.rate_burst, seat_buckets)
+            connection = Connection(ws, hub, handler, presence, limit, settings, ip)
+            live.add(connection.outbox)
             try:
                 await connection.run(greeting)
             finally:
-                live.discard(connection)
+                live.discard(connection.outbox)
         finally:
-            per_ip[ip] -= 1
-            if not per_ip[ip]:
-                del per_ip[ip]
+            addresses.release(ip)
 
     async def healthz(request: Request) -> Response:
         try:
