@@ -24,13 +24,16 @@ from starlette.websockets import WebSocket
 
 from race import protocol as p
 from race import share
-from race.connection import Connection, watch_for_stalls
+from race.connection import Connection
 from race.daily import DailyChallenge
+from race.handler import Handler
 from race.hub import Hub
-from race.limits import SeatBuckets
+from race.limits import Addresses, MessageLimit, SeatBuckets
+from race.outbox import Outbox, watch_for_stalls
 from race.presence import Presence
 from race.record_api import DEVICE_KEY, record_routes
 from race.rooms import normalise_code
+from race.scheduler import Scheduler
 from race.service import RaceService, now_ms
 from race.settings import Settings
 from race.solver_lines import SolverLines
@@ -43,15 +46,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
-    # The hub, the service and the daily challenge call on one another: each is handed the
+    # The hub, the scheduler, the service and the daily challenge call on one another: each is handed the
     # others' methods when it is made (a closure for one made after it), and nothing is
     # assigned onto any of them afterwards.
-    hub = Hub(store, clock=now_ms, on_room=lambda code, message: service.follow(code, message))
+    scheduler = Scheduler(clock=now_ms)
+    hub = Hub(store, on_room=lambda code, message: service.follow(code, message))
     service = RaceService(
         store,
         clock=now_ms,
-        on_deadline=hub.schedule,
-        on_moot=hub.unschedule,
+        on_deadline=scheduler.schedule,
+        on_moot=scheduler.unschedule,
         on_daily_finish=lambda meta, seat: daily.record(meta, seat),
         countdown_ms=int(settings.countdown_seconds * 1000),
         max_game_moves=settings.max_game_moves,
@@ -79,9 +83,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         secret=settings.daily_secret,
         pace=settings.daily_pace,
     )
-    per_ip: dict[str, int] = {}
+    handler = Handler(service, daily)
+    addresses = Addresses(settings.max_connections_per_ip)
     seat_buckets = SeatBuckets()
-    live: set[Connection] = set()  # for the stall watchdog
+    live: set[Outbox] = set()  # for the stall watch
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -99,6 +104,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await asyncio.gather(warming, return_exceptions=True)
         await presence.stop()
         await hub.stop()
+        await scheduler.stop()
         daily.close()
         solver_lines.close()
         await store.close()
@@ -118,11 +124,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await ws.send_text(p.encode(p.error("bad_origin", "connections from this page's origin are not allowed")))
             await ws.close(code=1008)
             return
-        if per_ip.get(ip, 0) >= settings.max_connections_per_ip:
+        if not addresses.admit(ip):
             await ws.send_text(p.encode(p.error("too_many_connections", "too many connections from your address")))
             await ws.close(code=1008)
             return
-        per_ip[ip] = per_ip.get(ip, 0) + 1
         try:
             greeting = {
                 "type": "hello",
@@ -132,16 +137,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "host_away_ms": service.host_away_ms,
                 "share_origin": settings.share_origin,
             }
-            connection = Connection(ws, hub, service, daily, settings, presence, seat_buckets, ip)
-            live.add(connection)
+            limit = MessageLimit(settings.rate_per_second, settings.rate_burst, seat_buckets)
+            connection = Connection(ws, hub, handler, presence, limit, settings, ip)
+            live.add(connection.outbox)
             try:
                 await connection.run(greeting)
             finally:
-                live.discard(connection)
+                live.discard(connection.outbox)
         finally:
-            per_ip[ip] -= 1
-            if not per_ip[ip]:
-                del per_ip[ip]
+            addresses.release(ip)
 
     async def healthz(request: Request) -> Response:
         try:

@@ -1,55 +1,106 @@
-"""How a published message says who in its room gets it. Pure: the service wraps, the hub
-(:mod:`race.hub`) unwraps, in whichever process.
+"""What travels on a room's channel between processes: an :class:`Envelope`, a typed record
+encoded once by whoever publishes (the service, presence, the daily challenge; the store's
+:data:`RESYNC`) and decoded once in each process by the hub (:mod:`race.hub`). Pure.
 
-A published text is a JSON object for everyone in the room, or is wrapped:
+An envelope is a JSON array, ``[kind, skip, body, spectators, seat]``. Its ``kind`` says
+what it is (:class:`Kind`): news for the room's clients (``body``, the players' text, and
+``spectators``, theirs when it differs: during a race the players see each other's progress,
+the spectators the boards too), with ``skip`` the one connection it is not for (a mover,
+whose own reply already says the same); or a control message between processes, which never
+reaches a client. The texts for clients are embedded as they are (``msgspec.Raw``), so each
+is written once and handed on unchanged. A text that is not an array (a bare JSON object, as
+a tool or a test may publish) is news for everyone.
 
-- by :func:`not_to`, for everyone but one connection (a mover, whose own reply already says
-  the same);
-- by :func:`by_role`, as two texts: one for the room's players, one for its spectators (during
-  a race the players see each other's progress, the spectators the boards too). The two are
-  joined by an ASCII record separator, which JSON text never holds raw.
+>>> text = encode(not_to("c1", news('{"type":"player"}')))
+>>> text
+'["news","c1",{"type":"player"},null,null]'
+>>> envelope = decode(text)
+>>> envelope.skip, texts(envelope)
+('c1', ('{"type":"player"}', '{"type":"player"}'))
+>>> texts(decode('{"type":"mark"}'))
+('{"type":"mark"}', '{"type":"mark"}')
 """
 
 from __future__ import annotations
 
-_NOT_TO = '{"_not_to":"'
-_SEP = "\x1e"
+from enum import StrEnum
+
+import msgspec
 
 
-def not_to(conn_id: str, message: str) -> str:
-    """``message`` (a JSON object's text, or two of :func:`by_role`) for everyone in its
-    room except the connection ``conn_id``.
+class Kind(StrEnum):
+    """What an envelope carries."""
 
-    >>> not_to("c1", '{"type":"player"}')
-    '{"_not_to":"c1","type":"player"}'
-    >>> split_not_to(not_to("c1", '{"type":"player"}'))
-    ('c1', '{"type":"player"}')
-    """
-    return f'{_NOT_TO}{conn_id}",{message[1:]}'
+    NEWS = "news"  # for the room's clients
+    ROOM = "room"  # a ``room`` snapshot for the clients; the service follows its deadlines too
+    RESYNC = "resync"  # (from the store) the room's messages may have been lost: its clients resync
+    REPLACE = "replace"  # ``seat`` was opened on connection ``skip``: the seat's other connections close
+    REMOVED = "removed"  # the host took ``seat`` away: its connections close
 
 
-def split_not_to(message: str) -> tuple[str | None, str]:
-    """The connection a published message is not for (``None``: for everyone), and the
-    message without that."""
-    if not message.startswith(_NOT_TO):
-        return None, message
-    end = message.index('"', len(_NOT_TO))
-    return message[len(_NOT_TO) : end], "{" + message[end + 2 :]
+_NULL = msgspec.Raw(b"null")
 
 
-def by_role(players: str, spectators: str) -> str:
-    """One published text that gives the room's players ``players`` and its spectators
-    ``spectators`` (the same text once, when they are equal).
+class Envelope(msgspec.Struct, array_like=True, frozen=True):
+    kind: Kind
+    #: The connection this is not for (news), or the one kept (``replace``).
+    skip: str | None = None
+    #: The players' text (news, ``room``), a JSON object.
+    body: msgspec.Raw = _NULL
+    #: The spectators' text, when it is not the players'.
+    spectators: msgspec.Raw = _NULL
+    #: The seat a ``replace`` or ``removed`` is about.
+    seat: str | None = None
 
-    >>> split_roles(by_role('{"a":1}', '{"a":1,"b":2}'))
-    ('{"a":1}', '{"a":1,"b":2}')
-    >>> by_role('{"a":1}', '{"a":1}')
-    '{"a":1}'
-    """
-    return players if players == spectators else players + _SEP + spectators
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Envelope)
+RESYNC = _encoder.encode(Envelope(Kind.RESYNC)).decode()
 
 
-def split_roles(message: str) -> tuple[str, str]:
-    """What a published text (without its :func:`not_to`) gives players and spectators."""
-    players, sep, spectators = message.partition(_SEP)
-    return (players, spectators) if sep else (message, message)
+def _raw(text: str | bytes) -> msgspec.Raw:
+    return msgspec.Raw(text.encode() if isinstance(text, str) else text)
+
+
+def news(players: str | bytes, spectators: str | bytes | None = None, *, kind: Kind = Kind.NEWS) -> Envelope:
+    """``players`` for the room's players and ``spectators`` for its spectators (``players``
+    for all when it is ``None`` or the same)."""
+    if spectators is None or spectators == players:
+        return Envelope(kind, body=_raw(players))
+    return Envelope(kind, body=_raw(players), spectators=_raw(spectators))
+
+
+def not_to(conn_id: str, envelope: Envelope) -> Envelope:
+    """``envelope`` for everyone in its room except the connection ``conn_id``."""
+    return msgspec.structs.replace(envelope, skip=conn_id)
+
+
+def replace(seat: str, conn_id: str) -> Envelope:
+    """Seat ``seat`` is open on connection ``conn_id``: its other connections close."""
+    return Envelope(Kind.REPLACE, skip=conn_id, seat=seat)
+
+
+def removed(seat: str) -> Envelope:
+    """The host took ``seat`` away: its connections close."""
+    return Envelope(Kind.REMOVED, seat=seat)
+
+
+def encode(envelope: Envelope) -> str:
+    """The text published for ``envelope``."""
+    return _encoder.encode(envelope).decode()
+
+
+def decode(text: str) -> Envelope:
+    """The envelope a published text holds (a bare JSON object: news for everyone). Raises
+    ``msgspec.DecodeError`` for anything else."""
+    if not text.startswith("["):
+        return Envelope(Kind.NEWS, body=_raw(text))
+    return _decoder.decode(text)
+
+
+def texts(envelope: Envelope) -> tuple[str, str]:
+    """The texts of news for the room's players and for its spectators."""
+    players = bytes(envelope.body).decode()
+    if envelope.spectators == _NULL:
+        return players, players
+    return players, bytes(envelope.spectators).decode()

@@ -1,25 +1,26 @@
 """This process's fan-out: one store subscription per room with local connections.
 
-Messages published on a room's channel (by any process) arrive through
-:meth:`Store.messages` and are handed to each local connection of that room without
-waiting on any of them, so one slow client never holds up the others. Messages whose type
-starts with ``_`` are control messages, between processes (``_replace``: a seat opened on
-another connection; ``_removed``: a seat the host took away) or from the store
-(``_resync``: the room's messages may have been lost), and never reach clients. A message
-wrapped (:mod:`race.envelope`) reaches every local connection of the room but one, or gives
-the players one text and the spectators another.
+Envelopes (:mod:`race.envelope`) published on a room's channel (by any process) arrive
+through :meth:`Store.messages`, are decoded once, and their news is handed to each local
+connection of that room without waiting on any of them, so one slow client never holds up
+the others: the players' text to players, the spectators' to spectators, and to every
+connection but the one the envelope skips. A ``room`` snapshot is also handed to
+``on_room`` (the service follows the room's deadlines with it). Control envelopes never
+reach clients: ``replace`` (a seat opened on another connection) and ``removed`` (a seat
+the host took away) close the seat's connections, ``resync`` (from the store: the room's
+messages may have been lost) has them resync.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import time
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
-from race.envelope import split_not_to, split_roles
+import msgspec
+
+from race.envelope import Kind, decode, texts
 from race.store import Broadcast, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -46,27 +47,14 @@ class Member(Protocol):
     def resync(self) -> None: ...
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Hub:
-    def __init__(
-        self,
-        store: Broadcast,
-        *,
-        clock: Callable[[], int] = _now_ms,
-        on_room: Callable[[str, str], None] | None = None,
-    ) -> None:
+    def __init__(self, store: Broadcast, *, on_room: Callable[[str, str], None] | None = None) -> None:
         self.store = store
-        self.clock = clock  # server milliseconds, the clock the scheduled times are on
         #: Called with every ``room`` snapshot that reaches this process (the service follows
         #: the room's deadlines with it).
         self.on_room = on_room
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
-        self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
-        self._running: set[asyncio.Task[object]] = set()  # timed actions under way
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -76,11 +64,6 @@ class Hub:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        for handle in self._timers.values():
-            handle.cancel()
-        # Let the timed actions under way finish (each is a few store calls): stopping
-        # midway would leave their connections to the store for the garbage collector.
-        await asyncio.gather(*self._running, return_exceptions=True)
 
     async def join(self, room: str, member: Member) -> None:
         async with self._lock:
@@ -103,47 +86,11 @@ class Hub:
                 except StoreUnavailable:
                     log.warning("could not unsubscribe from room %s: store unavailable", room)
 
-    def schedule(
-        self, room: str, at: int, action: Callable[[str], Coroutine[Any, Any, object]], *, retry_s: float = 0
-    ) -> None:
-        """Run ``action(room)`` at server time ``at`` (ms; or ``retry_s`` seconds from now,
-        when later), once per room and time."""
-        key = (room, at)
-        if key in self._timers:
-            return
-        loop = asyncio.get_running_loop()
-
-        def fire() -> None:
-            early = at - self.clock()
-            if early > 0:  # the loop's timers count from its cached time, and may fire early
-                self._timers[key] = loop.call_later(early / 1000, fire)
-                return
-            self._timers.pop(key, None)
-            task = asyncio.create_task(action(room))
-            self._running.add(task)
-            task.add_done_callback(done)
-
-        def done(task: asyncio.Task[object]) -> None:
-            self._running.discard(task)
-            if not task.cancelled() and isinstance(task.exception(), StoreUnavailable):
-                # Redis is away at the deadline: try again, or the race would end unannounced.
-                log.warning("room %s: store unavailable at a deadline; trying again in a second", room)
-                self.schedule(room, at, action, retry_s=1.0)
-            else:
-                _log_failure(task)
-
-        self._timers[key] = loop.call_later(max((at - self.clock()) / 1000, retry_s, 0), fire)
-
-    def unschedule(self, room: str) -> None:
-        """Drop the timers of ``room`` (its race is over, or a new round waits in its lobby:
-        none of them is due any more). Else each would be kept until its time."""
-        for key in [key for key in self._timers if key[0] == room]:
-            self._timers.pop(key).cancel()
-
     def deliver_local(self, room: str, message: str) -> None:
-        """Hand ``message`` to this process's connections of ``room`` only, as if it had
-        been published there."""
-        self._dispatch(room, message)
+        """Hand ``message`` (a client's text) to this process's connections of ``room``
+        only, as if it had been published there for everyone."""
+        if members := self.rooms.get(room):
+            self._fan(members, room, message, message, None)
 
     async def _pump(self) -> None:
         while True:
@@ -164,29 +111,30 @@ class Hub:
         members = self.rooms.get(room)
         if not members:
             return
-        skip, message = split_not_to(message)
-        message, boards = split_roles(message)
-        if message.startswith('{"type":"_'):
-            control = json.loads(message)
-            if control.get("type") == "_resync":  # this room's messages may have been lost
+        try:
+            envelope = decode(message)
+        except msgspec.DecodeError:
+            log.warning("room %s: a published message that is not an envelope: %.80r", room, message)
+            return
+        match envelope.kind:
+            case Kind.RESYNC:  # this room's messages may have been lost
                 for m in list(members):
                     m.resync()
-            elif control.get("type") == "_replace":
+            case Kind.REPLACE:
                 for m in list(members):
-                    if m.seat == control["seat"] and m.id != control["conn"]:
+                    if m.seat == envelope.seat and m.id != envelope.skip:
                         m.kick(REPLACED, "this seat was opened in another window")
-            elif control.get("type") == "_removed":
+            case Kind.REMOVED:
                 for m in list(members):
-                    if m.seat == control["seat"]:
+                    if m.seat == envelope.seat:
                         m.kick(4002, "the host removed you from this room")
-            return
-        if self.on_room is not None and message.startswith('{"type":"room"'):
-            self.on_room(room, message)
+            case Kind.NEWS | Kind.ROOM:
+                players, spectators = texts(envelope)
+                if envelope.kind is Kind.ROOM and self.on_room is not None:
+                    self.on_room(room, players)
+                self._fan(members, room, players, spectators, envelope.skip)
+
+    def _fan(self, members: set[Member], room: str, players: str, spectators: str, skip: str | None) -> None:
         for m in list(members):
             if m.id != skip:
-                m.deliver(boards if m.sees_boards else message, room)
-
-
-def _log_failure(task: asyncio.Task[object]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("scheduled room task failed: %s", task.exception())
+                m.deliver(spectators if m.sees_boards else players, room)

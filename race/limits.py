@@ -1,9 +1,11 @@
-"""The rate limit of a client's messages: a token bucket per connection, kept per seat so
-that reconnecting is no way round it."""
+"""What one client may do: how many messages a second (a token bucket per connection, kept
+per seat so that reconnecting is no way round it), and how many connections one address may
+hold open at once."""
 
 from __future__ import annotations
 
 import time
+from enum import Enum
 
 
 class TokenBucket:
@@ -43,3 +45,53 @@ class SeatBuckets:
         for key in [key for key, kept in self._kept.items() if kept.full(now)]:
             del self._kept[key]
         return self._kept.setdefault((room, seat), bucket)
+
+
+class Verdict(Enum):
+    """What the rate limit says of a client's message."""
+
+    TAKEN = "taken"  # handle it
+    REFUSED = "refused"  # ignore it, and tell the client to slow down
+    CUT_OFF = "cut_off"  # close the connection: it goes on sending far too fast
+
+
+class MessageLimit:
+    """One connection's rate limit: its bucket (its seat's, once seated), and how many of
+    its messages in a row were refused (more than four bursts' worth closes it)."""
+
+    def __init__(self, rate: float, burst: int, seats: SeatBuckets) -> None:
+        self.bucket, self.seats = TokenBucket(rate, burst), seats
+        self.refused = 0
+
+    def take(self) -> Verdict:
+        if self.bucket.take():
+            self.refused = 0
+            return Verdict.TAKEN
+        self.refused += 1
+        return Verdict.CUT_OFF if self.refused > 4 * self.bucket.burst else Verdict.REFUSED
+
+    def seated(self, room: str, seat: str) -> None:
+        """The connection has just taken ``seat`` in ``room``: it counts on the seat's bucket."""
+        self.bucket = self.seats.take_over(room, seat, self.bucket)
+
+
+class Addresses:
+    """How many connections each address has open, up to ``most``."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._open: dict[str, int] = {}
+
+    def admit(self, address: str) -> bool:
+        """Count one more connection of ``address``; False (and not counted) when it has
+        ``most`` open already."""
+        if self._open.get(address, 0) >= self.most:
+            return False
+        self._open[address] = self._open.get(address, 0) + 1
+        return True
+
+    def release(self, address: str) -> None:
+        """One connection of ``address`` has closed."""
+        self._open[address] -= 1
+        if not self._open[address]:
+            del self._open[address]

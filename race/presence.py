@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from race import protocol as p
-from race.envelope import not_to
+from race.envelope import encode, news, not_to
 from race.store import COUNTED, PresenceStore, StoreUnavailable
 from race.views import presence_view
 
@@ -162,8 +162,8 @@ class Presence:
             if self.describe is not None:
                 await self.describe(room, view)
             if tell is Tell.ALWAYS or (roll.changed and tell is Tell.NOW):
-                text = p.encode(view)
-                await self.store.publish(room, text if skip is None else not_to(skip, text))
+                told = news(p.encode(view))
+                await self.store.publish(room, encode(told if skip is None else not_to(skip, told)))
             elif roll.changed and tell is Tell.SOON:
                 self._tell_soon(room)
             elif refresh and self.local_deliver is not None:

@@ -9,7 +9,7 @@ players see each other's progress but not their boards, and the spectators see t
 (of a race, not of a daily attempt, whose deal everyone plays that day); once it is over,
 everyone sees everything. A deal number is shown before the end only when it was chosen
 (``known_deal``), never a daily deal's seed. :func:`room_message` and :func:`player_message`
-are the published texts, with one part for players and one for spectators (:mod:`race.envelope`).
+are the published envelopes, with one text for players and one for spectators (:mod:`race.envelope`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 
 import msgspec
 
-from race import tutorial
+from race import envelope, tutorial
 from race.engine import Game
-from race.envelope import by_role
+from race.envelope import Envelope
 from race.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
@@ -72,15 +72,15 @@ def player_view(seat: Seat, game: Game, version: int, shown: Shown | None = None
     return {**prog, "version": version, "board": brd}
 
 
-def player_message(meta: Meta, seat: Seat, game: Game, version: int, action: str, shown: Shown) -> str:
+def player_message(meta: Meta, seat: Seat, game: Game, version: int, action: str, shown: Shown) -> Envelope:
     """The ``player`` broadcast of an action during the race: the players get the player's
     progress, the spectators its board too (see :func:`boards_shown`)."""
     view = player_view(seat, game, version, shown)
-    spectators = _enc.encode({"type": "player", "player": view, "action": action}).decode()
+    spectators = _enc.encode({"type": "player", "player": view, "action": action})
     if boards_shown(meta, "racing", spectator=False) == boards_shown(meta, "racing", spectator=True):
-        return spectators
+        return envelope.news(spectators)
     del view["board"]
-    return by_role(_enc.encode({"type": "player", "player": view, "action": action}).decode(), spectators)
+    return envelope.news(_enc.encode({"type": "player", "player": view, "action": action}), spectators)
 
 
 def state_view(
@@ -166,7 +166,7 @@ def opening(meta: Meta) -> dict[str, Any]:
     return {"board": board(game), "legal_moves": [str(m) for m in game.legal_moves()]}
 
 
-def room_message(docs: dict[str, Doc], now: int) -> str:
+def room_message(docs: dict[str, Doc], now: int) -> Envelope:
     """The ``room`` broadcast of the room at ``now``: each of players and spectators gets
     its own snapshot when they differ. While a race runs, the players' carries the
     ``opening``, so that a player still without a move has its board at once at the start."""
@@ -174,10 +174,10 @@ def room_message(docs: dict[str, Doc], now: int) -> str:
     meta = META.decode(docs["meta"].data)
     ph = phase(meta, now)
     if ph in SECRET or boards_shown(meta, ph, spectator=False) == boards_shown(meta, ph, spectator=True):
-        return _enc.encode(players).decode()
+        return envelope.news(_enc.encode(players), kind=envelope.Kind.ROOM)
     players["opening"] = opening(meta)
     spectators = {"type": "room", "room": room_view(docs, now, spectator=True)}
-    return by_role(_enc.encode(players).decode(), _enc.encode(spectators).decode())
+    return envelope.news(_enc.encode(players), _enc.encode(spectators), kind=envelope.Kind.ROOM)
 
 
 def presence_view(

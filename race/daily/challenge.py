@@ -21,6 +21,7 @@ from race import protocol as p
 from race.daily import board
 from race.daily.deal import DailyDeals, day_before, next_day
 from race.engine import DIFFICULTIES
+from race.envelope import encode, news
 from race.pace import Pace
 from race.players import Profile, add_finished_day, board_group, counted, profile_group
 from race.protocol import ProtocolError
@@ -198,7 +199,7 @@ class DailyChallenge:
         if why:
             log.info("daily %s %s: %s unverified: %s", meta.daily_date, meta.difficulty, meta.code, why)
         shown = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
-        await self.store.publish(board_group(meta.daily_date, meta.difficulty), _dump(shown))
+        await self.store.publish(board_group(meta.daily_date, meta.difficulty), encode(news(_dump(shown))))
 
     async def _extend_streak(self, meta: Meta) -> None:
         docs = await self.store.read_all(meta.code)

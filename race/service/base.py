@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -67,6 +67,8 @@ class Session:
     blind: bool = False
     #: How far (ms) everything this spectator is sent runs behind the race.
     delay_ms: int = 0
+    #: The daily leaderboards this connection follows, the one asked for last at the end.
+    boards: dict[str, None] = field(default_factory=dict)
 
     @property
     def sees_boards(self) -> bool:

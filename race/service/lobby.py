@@ -9,6 +9,7 @@ import msgspec
 
 from race import protocol as p
 from race.engine import Game
+from race.envelope import encode, removed, replace
 from race.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
 from race.players import ranked_on
 from race.protocol import ProtocolError
@@ -187,11 +188,11 @@ class LobbyActions(ServiceBase):
             if missed is not None and [e.version for e in missed] == list(range(msg.version + 1, own.version + 1)):
                 reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
         # Seated before the others are told to let go: of two connections resuming one seat
-        # at once, each is seated when the other's _replace arrives (one or both are closed,
+        # at once, each is seated when the other's replace arrives (one or both are closed,
         # and a closed page offers to take the seat back), never both left open.
         session.room, session.seat, session.role = code, sid, Role.PLAYER
         try:
-            await self.store.publish(code, _dump({"type": "_replace", "seat": sid, "conn": session.conn_id}))
+            await self.store.publish(code, encode(replace(sid, session.conn_id)))
             # A remove that committed since the read above found this connection not yet
             # seated, so its close missed it: look again now that it is.
             (meta_doc,) = await self.store.read(code, ["meta"])
@@ -283,7 +284,7 @@ class LobbyActions(ServiceBase):
         here = await self._seats_here(session.room, session.seat)
         if await self._unseat(session.room, sid, host=session.seat, here=here):
             log.info("room %s: %s removed by the host", session.room, sid)
-        await self.store.publish(session.room, _dump({"type": "_removed", "seat": sid}))
+        await self.store.publish(session.room, encode(removed(sid)))
         return []
 
     async def _unseat(self, code: str, sid: str, *, host: str | None, here: Here | None = None) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 from race import protocol as p
 from race import tutorial
 from race.engine import Game, IllegalMove, InvalidMove
-from race.envelope import not_to
+from race.envelope import encode, news, not_to
 from race.protocol import ProtocolError
 from race.record import RESTART, UNDO
 from race.rooms import (
@@ -138,7 +138,7 @@ class RaceActions(ServiceBase):
                 expect={"meta": meta_doc.version, key: seat_doc.version},
                 write=write,
                 log=(key, _dump({"version": version, "action": text})),
-                publish=not_to(session.conn_id, event),  # the mover's reply is its state
+                publish=encode(not_to(session.conn_id, event)),  # the mover's reply is its state
             )
             if ok:
                 new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
@@ -148,7 +148,7 @@ class RaceActions(ServiceBase):
             raise conflict()
         if clock_starts:
             docs = await self.store.read_all(code)
-            await self.store.publish(code, room_message(docs, self.clock()))
+            await self.store.publish(code, encode(room_message(docs, self.clock())))
         if seat.finished_ms is not None:
             log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
             await self._finished(code, meta, seat)
@@ -220,7 +220,7 @@ class RaceActions(ServiceBase):
         if roll.version:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             await self.presence_end(code, view)
-            await self.store.publish(code, _dump(view))
+            await self.store.publish(code, encode(news(_dump(view))))
 
     async def _with_history(self, code: str, seat: Seat) -> Game:
         """``seat``'s game with its whole history (to undo, and to save the next move's

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from race.envelope import Envelope, encode
 from race.protocol import ProtocolError
 from race.rooms import Meta, Seat, seat_key
 from race.store import Doc, Documents
@@ -66,7 +67,7 @@ class Change(Generic[T]):
 
     write: dict[str, str] = field(default_factory=dict)
     expect: dict[str, int] = field(default_factory=dict)
-    publish: str | None = None
+    publish: Envelope | None = None
     log: tuple[str, str] | None = None
     value: T | None = None
 
@@ -110,6 +111,7 @@ async def transact(
         change = action(room)
         if not change.commits:
             return change.value
-        if await store.commit(code, expect=change.expect, write=change.write, log=change.log, publish=change.publish):
+        publish = encode(change.publish) if change.publish is not None else None
+        if await store.commit(code, expect=change.expect, write=change.write, log=change.log, publish=publish):
             return change.value
     raise conflict()

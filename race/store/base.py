@@ -17,14 +17,17 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from race import envelope
+
 LOG_LENGTH = 200
 #: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms`): bulky
 #: documents a room's views never need, so that reading a room costs the same however long
 #: its games have run.
 ASIDE = "h:"
 #: What :meth:`Store.messages` yields for a room some of whose messages may have been lost
-#: (e.g. its channel moved to another Redis Cluster master): its clients must resync.
-RESYNC = '{"type":"_resync"}'
+#: (e.g. its channel moved to another Redis Cluster master): its clients must resync. It is
+#: the ``resync`` envelope (:mod:`race.envelope`) that the hub reads.
+RESYNC = envelope.RESYNC
 
 
 #: The ids a record listing keeps (its newest), see :meth:`Records.record_put`.

@@ -1,5 +1,5 @@
-"""The hub's deadline timers (a deadline that falls while the store is away is retried) and
-its fan-out of what the store yields."""
+"""The hub's fan-out of what the store yields, and the deadlines of rooms wired as the app
+wires the hub, the scheduler and the service."""
 
 from __future__ import annotations
 
@@ -8,56 +8,11 @@ from collections.abc import Callable
 
 from race import protocol as p
 from race.hub import Hub
+from race.scheduler import Scheduler
 from race.service import RaceService, Session
 from race.service.base import now_ms
-from race.store import RESYNC, Store, StoreUnavailable, open_store
+from race.store import RESYNC, Store, open_store
 from race.store.memory import MemoryStore
-
-
-async def test_a_deadline_during_a_store_outage_is_tried_again() -> None:
-    hub = Hub(MemoryStore(ttl=60))
-    calls: list[str] = []
-    ended = asyncio.Event()
-
-    async def end(room: str) -> bool:
-        calls.append(room)
-        if len(calls) == 1:
-            raise StoreUnavailable("Redis is unavailable: test")
-        ended.set()
-        return True
-
-    hub.schedule("ROOM1", 123, end)
-    hub.schedule("ROOM1", 123, end)  # the same deadline twice: one timer
-    async with asyncio.timeout(10):
-        await ended.wait()
-    assert calls == ["ROOM1", "ROOM1"]
-    await hub.stop()
-
-
-async def test_a_timer_that_fires_before_its_time_by_the_server_clock_waits_for_it() -> None:
-    """An event loop's timers count from its cached time, so one may fire a few milliseconds
-    before the server clock reaches the deadline; the action would then see the room still
-    in its countdown (and never announce the race) or not yet over: it waits instead."""
-    readings = iter([1000, 997, 999, 1000])  # scheduling; the first firing (3 ms early); ...
-    seen: list[int] = []
-
-    def clock() -> int:
-        seen.append(next(readings, 1000))
-        return seen[-1]
-
-    hub = Hub(MemoryStore(ttl=60), clock=clock)
-    ran = asyncio.Event()
-    at_run: list[int] = []
-
-    async def announce(room: str) -> None:
-        at_run.append(seen[-1])
-        ran.set()
-
-    hub.schedule("ROOM1", 1000, announce)
-    async with asyncio.timeout(10):
-        await ran.wait()
-    assert seen[:4] == [1000, 997, 999, 1000] and at_run == [1000]
-    await hub.stop()
 
 
 class Member:
@@ -89,12 +44,15 @@ class Spectator(Member):
             self.over.set()
 
 
-async def wired(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService]:
-    """A hub and a service wired as the app wires them, the hub started."""
-    hub = Hub(store, clock=clock, on_room=lambda code, message: service.follow(code, message))
-    service = RaceService(store, clock=clock, countdown_ms=0, on_deadline=hub.schedule, on_moot=hub.unschedule)
+async def wired(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService, Scheduler]:
+    """A hub, a scheduler and a service wired as the app wires them, the hub started."""
+    scheduler = Scheduler(clock=clock)
+    hub = Hub(store, on_room=lambda code, message: service.follow(code, message))
+    service = RaceService(
+        store, clock=clock, countdown_ms=0, on_deadline=scheduler.schedule, on_moot=scheduler.unschedule
+    )
     await hub.start()
-    return hub, service
+    return hub, service, scheduler
 
 
 async def test_a_room_whose_messages_may_be_lost_resyncs_and_only_that_room() -> None:
@@ -131,7 +89,7 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
         store = open_store(redis_url, ttl=3600)
         await store.connect()
         processes.append((store, *await wired(store, clock)))
-    (_, hub_a, a), (_, hub_b, b) = processes
+    (_, hub_a, a, timers_a), (_, hub_b, b, _) = processes
     try:
         ann, bob = Session("c1"), Session("c2")
         (joined,) = await a.handle(ann, p.Create(name="Ann", deal=5, time_limit=30))
@@ -141,28 +99,31 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
         await b.handle(bob, p.Join(room=code, name="Bob"))
         await a.handle(ann, p.Start())
         await hub_a.stop()  # A is gone, and the deadline A set with it (30 s away by A's clock)
+        await timers_a.stop()
         async with asyncio.timeout(10):
             await bobs.over.wait()
         assert len([m for m in bobs.got if '"phase":"over"' in m]) == 1
     finally:  # closed whatever happened: a connection left open fails the next test
-        for store, hub, _ in processes:
+        for store, hub, _, timers in processes:
             await hub.stop()
+            await timers.stop()
             await store.close()
 
 
 async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> None:
     """Wired as the app wires them: the race's time-limit timer goes with the race, instead
     of being kept (with its room) until the time limit would have passed."""
-    hub, service = await wired(MemoryStore(ttl=60))
+    hub, service, scheduler = await wired(MemoryStore(ttl=60))
     ann = Session("c1")
     (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5, time_limit=600))
     code = joined["room"]["code"]
     watcher = Spectator("w")
     await hub.join(code, watcher)
     await service.handle(ann, p.Start())
-    assert [room for room, _ in hub._timers] == [code]  # the time limit's
+    assert [room for room, _ in scheduler._timers] == [code]  # the time limit's
     await service.handle(ann, p.End())  # the host ends it early
     async with asyncio.timeout(10):
         await watcher.over.wait()
-    assert not hub._timers
+    assert not scheduler._timers
     await hub.stop()
+    await scheduler.stop()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from race.envelope import split_not_to
+from race.envelope import decode, texts
 from race.presence import Presence, member_id
 from race.store import Roll, Store
 from race.store.memory import MemoryStore
@@ -20,7 +20,8 @@ async def told(store: Store) -> tuple[str | None, dict[str, Any]]:
     """The next message published on a subscribed room: whom it skips, and the message."""
     async with asyncio.timeout(5):
         async for _, message in store.messages():
-            skip, text = split_not_to(message)
+            envelope = decode(message)
+            skip, (text, _) = envelope.skip, texts(envelope)
             return skip, dict(json.loads(text))
     raise AssertionError("unreachable")
 
