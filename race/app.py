@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         routes.append(WebSocketRoute("/bench/echo", _echo))
     index = settings.web_dir / "index.html"
     if index.exists():
-        client = read_client(settings.web_dir)
+        client = read_client(settings.web_dir, flat=settings.web_flatten)
         shell = client.head(index.read_text())  # the page: its files versioned, preloaded
         home = static.page("/", shell)
 

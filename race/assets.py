@@ -27,6 +27,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from race.flatten import Unflattenable, flatten, placeholder, resolve
+
 DIGEST_CHARS = 12
 ENTRY = "/app.js"  # the page's one module script
 #: What each extension is sent as; text is UTF-8. Other files are sent as bytes.
@@ -97,20 +99,6 @@ def imports(source: str) -> tuple[list[str], list[str]]:
     return _STATIC_IMPORT.findall(source), _DYNAMIC_IMPORT.findall(source)
 
 
-def resolve(importer: str, specifier: str) -> str | None:
-    """The plain address ``specifier`` names from the module at ``importer``; None for a
-    bare name or another origin's address (not one of ours).
-
-    >>> [resolve("/pages/home.js", s) for s in ("../dom.js", "./howto.js", "/net.js", "lit")]
-    ['/dom.js', '/pages/howto.js', '/net.js', None]
-    """
-    if specifier.startswith("/") and not specifier.startswith("//"):
-        return posixpath.normpath(specifier)
-    if specifier.startswith(("./", "../")):
-        return posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-    return None
-
-
 def module_graph(files: Mapping[str, str]) -> dict[str, tuple[list[str], list[str]]]:
     """Each module's static and dynamic imports among ``files`` (address -> source)."""
     graph = {}
@@ -135,13 +123,20 @@ def static_closure(graph: Mapping[str, tuple[list[str], list[str]]], entry: str)
     return seen
 
 
+FLAT = "/_flat"  # where the flattened scripts live: /_flat/app.js, /_flat/pages/replay.js
+
+
 @dataclass(frozen=True)
 class Client:
-    """The client's files by plain address, and by versioned address."""
+    """The client's files by plain address and by versioned address, and how the page loads
+    its code: ``flat`` (the flattened script's plain address) or, when the modules could not
+    be flattened (``why_not``) or flattening is off, the entry's modules preloaded."""
 
     files: dict[str, Asset]
     versioned: dict[str, Asset]
     preload: list[str]  # the plain addresses of the entry's modules, nearest first
+    flat: str | None = None
+    why_not: str | None = None
 
     def lookup(self, path: str) -> tuple[Asset | None, bool]:
         """The file at ``path`` and whether ``path`` is its current versioned address (which
@@ -157,12 +152,16 @@ class Client:
 
     def import_map(self) -> str:
         """The page's import map: each module's plain address to its versioned one."""
-        mods = {p: a.url for p, a in sorted(self.files.items()) if p.endswith(".js")}
+        mods = {p: a.url for p, a in sorted(self.files.items()) if p.endswith(".js") and not p.startswith(FLAT)}
         return json.dumps({"imports": mods}, separators=(",", ":"))
 
     def head(self, page: str) -> str:
-        """``page`` (index.html) with its own files' addresses versioned, and the import map
-        and the module preloads before its module script."""
+        """``page`` (index.html) with its own files' addresses versioned: the flattened
+        script instead of the entry when there is one, else the entry with the import map and
+        the module preloads before it."""
+        entry = f'src="{ENTRY}"'
+        if self.flat is not None:
+            return _TAG_ADDRESS.sub(lambda m: f'{m[1]}="{self._url(m[2])}"', page.replace(entry, f'src="{self.flat}"'))
         versioned = _TAG_ADDRESS.sub(lambda m: f'{m[1]}="{self._url(m[2])}"', page)
         tags = [f'  <script type="importmap">{self.import_map()}</script>']
         tags += [f'  <link rel="modulepreload" href="{html.escape(self._url(p))}">' for p in self.preload]
@@ -176,13 +175,28 @@ class Client:
         return asset.url if asset is not None else path
 
 
-def build(contents: Mapping[str, bytes], entry: str = ENTRY) -> Client:
-    """The client from its files' bytes (plain address -> bytes)."""
+def build(contents: Mapping[str, bytes], entry: str = ENTRY, *, flat: bool = True) -> Client:
+    """The client from its files' bytes (plain address -> bytes); with ``flat``, its
+    modules flattened into one script (and one per page loaded by ``import()``) when they
+    can be (see :mod:`race.flatten`)."""
     files = {path: make_asset(path, body) for path, body in contents.items()}
     sources = {p: b.decode("utf-8", errors="replace") for p, b in contents.items() if p.endswith(".js")}
     graph = module_graph(sources)
     preload = static_closure(graph, entry) if entry in graph else []
-    return Client(files, {a.url: a for a in files.values()}, preload)
+    flat_path, why_not = None, None
+    if flat and entry in sources:
+        try:
+            script, chunks = flatten(sources, entry)
+        except Unflattenable as exc:
+            why_not = str(exc)
+        else:
+            for root, text in chunks.items():
+                chunk = make_asset(FLAT + root, text.encode())
+                files[chunk.path] = chunk
+                script = script.replace(placeholder(root), chunk.url)
+            files[FLAT + entry] = make_asset(FLAT + entry, script.encode())
+            flat_path = FLAT + entry
+    return Client(files, {a.url: a for a in files.values()}, preload, flat_path, why_not)
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
 from pathlib import Path
 
 from starlette.requests import Request
@@ -25,18 +26,23 @@ from starlette.responses import Response
 from race import share
 from race.assets import Asset, Client, accepts_gzip, build
 
+log = logging.getLogger(__name__)
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 
 
-def read_client(web_dir: Path) -> Client:
-    """The client from the files under ``web_dir`` (hidden ones left out)."""
+def read_client(web_dir: Path, *, flat: bool = True) -> Client:
+    """The client from the files under ``web_dir`` (hidden ones left out), its modules
+    flattened when ``flat`` (and when they can be: a warning says why not)."""
     contents = {
         "/" + path.relative_to(web_dir).as_posix(): path.read_bytes()
         for path in sorted(web_dir.rglob("*"))
         if path.is_file() and not any(part.startswith(".") for part in path.relative_to(web_dir).parts)
     }
-    return build(contents)
+    client = build(contents, flat=flat)
+    if client.why_not is not None:
+        log.warning("the client's modules are served one by one, preloaded: %s", client.why_not)
+    return client
 
 
 def send(request: Request, asset: Asset, cache_control: str) -> Response:
