@@ -18,6 +18,7 @@ Pure functions of the files' bytes; :mod:`race.static` reads ``web/`` and serves
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import html
@@ -31,6 +32,7 @@ from race.flatten import Unflattenable, flatten, placeholder, resolve
 
 DIGEST_CHARS = 12
 ENTRY = "/app.js"  # the page's one module script
+INLINE_BYTES = 1024  # an image of the page this small is put in it
 #: What each extension is sent as; text is UTF-8. Other files are sent as bytes.
 MEDIA_TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -104,7 +106,9 @@ def module_graph(files: Mapping[str, str]) -> dict[str, tuple[list[str], list[st
     graph = {}
     for path, source in files.items():
         static, dynamic = imports(source)
-        found = [[r for s in specs if (r := resolve(path, s)) in files] for specs in (static, dynamic)]
+        found = [
+            [r for s in specs if (r := resolve(path, s)) is not None and r in files] for specs in (static, dynamic)
+        ]
         graph[path] = (list(dict.fromkeys(found[0])), list(dict.fromkeys(found[1])))
     return graph
 
@@ -171,8 +175,14 @@ class Client:
         return versioned[:at] + "\n".join(tags) + "\n" + versioned[at:]
 
     def _url(self, path: str) -> str:
+        """The address the page names ``path`` by: versioned, or for a small image (the icon)
+        the image itself, as a ``data:`` address (no request at all)."""
         asset = self.files.get(path)
-        return asset.url if asset is not None else path
+        if asset is None:
+            return path
+        if asset.media_type.startswith("image/") and len(asset.body) <= INLINE_BYTES:
+            return f"data:{asset.media_type};base64,{base64.b64encode(asset.body).decode()}"
+        return asset.url
 
 
 def build(contents: Mapping[str, bytes], entry: str = ENTRY, *, flat: bool = True) -> Client:

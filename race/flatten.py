@@ -30,7 +30,6 @@ import posixpath
 import re
 from collections.abc import Mapping
 
-
 REGISTRY = "globalThis.crescentModules"
 
 _IMPORT = re.compile(r"""^import\s*(?:(?P<what>[^;'"]*?)\s*from\s*)?["'](?P<spec>[^"'\n]+)["'][ \t]*;?""", re.M)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -77,12 +78,14 @@ class Traffic:
         self.wire[event["requestId"]] = int(event["encodedDataLength"])
 
     def assets(self) -> list[str]:
+        """The request ids of the page's files (its API's images, a QR code, are data)."""
         return [rid for rid, kind in self.kinds.items() if kind not in NOT_ASSETS]
 
     def asset_requests(self) -> list[str]:
         """The addresses of the page's files the browser asked the server for (its cache did
         not answer them; a revalidation counts)."""
-        return [self.urls[rid] for rid in self.assets() if rid not in self.cached]
+        asked = [self.urls[rid] for rid in self.assets() if rid not in self.cached]
+        return [u for u in asked if u.startswith("http") and not urlsplit(u).path.startswith("/api/")]
 
     def bytes(self) -> tuple[int, int]:
         """Bytes on the wire and decoded, over the requests that reached the network."""
@@ -179,7 +182,8 @@ def report(figures: PageFigures, runs: int, limit_ms: float = 1000.0, share: flo
     for kind, times in figures.slow.items():
         med = statistics.median(times)
         lines.append(
-            f"  {kind:<5} usable in {med:,.0f} ms median ({min(times):,.0f}-{max(times):,.0f}), {med / rt:.1f} round trips"
+            f"  {kind:<5} usable in {med:,.0f} ms median ({min(times):,.0f}-{max(times):,.0f}), "
+            f"{med / rt:.1f} round trips"
         )
 
     def verdict(ok: bool) -> str:
