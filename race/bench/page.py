@@ -168,34 +168,45 @@ def _round_trip(context: BrowserContext, base: str) -> float:
         page.close()
 
 
-def report(figures: PageFigures, runs: int, limit_ms: float = 1000.0, share: float = 0.40) -> list[str]:
-    """The table and the goals, one line each."""
+def table(results: dict[str, PageFigures], runs: int) -> list[str]:
+    """The figures of each server (a column each), one line a figure."""
+    cols = list(results)
+
+    def row(name: str, cells: list[str]) -> str:
+        return f"{name:<34}" + "".join(f"{c:>26}" for c in cells)
+
+    def ratio(f: PageFigures) -> str:
+        return f"{f.wire:,} / {f.decoded:,} ({f.wire / f.decoded:.0%})" if f.decoded else "-"
+
+    def usable(f: PageFigures, kind: str) -> str:
+        times = f.slow.get(kind, [])
+        return f"{statistics.median(times):,.0f} ({min(times):,.0f}-{max(times):,.0f})" if times else "-"
+
+    lines = [row("", cols), "-" * (34 + 26 * len(cols))]
+    lines.append(row("first load (home): requests", [str(f.requests) for f in results.values()]))
+    lines.append(row("  bytes on the wire / decoded", [ratio(f) for f in results.values()]))
+    lines.append(row("repeat visit: files asked for", [str(len(f.repeat_requests)) for f in results.values()]))
+    lines.append(f"slow 4G (150 ms, 1.6 Mbps), a first visit, ms until usable, median (range) of {runs}:")
+    for kind in USABLE:
+        lines.append(row(f"  {kind}", [usable(f, kind) for f in results.values()]))
+    trips = [f"{statistics.median(f.round_trip):,.0f}" if f.round_trip else "-" for f in results.values()]
+    lines.append(row("  one small request on that link", trips))
+    return lines
+
+
+def goals(figures: PageFigures, limit_ms: float = 1000.0, share: float = 0.40) -> list[str]:
+    """The page's goals, met or not, with the figures."""
     ratio = figures.wire / figures.decoded if figures.decoded else float("nan")
-    rt = statistics.median(figures.round_trip) if figures.round_trip else float("nan")
-    lines = [
-        f"first load (home): {figures.requests} requests, {figures.assets} of them files; "
-        f"{figures.wire:,} bytes on the wire for {figures.decoded:,} decoded ({ratio:.0%})",
-        f"repeat visit (home, then a room): {len(figures.repeat_requests)} requests for files"
-        + (f" ({', '.join(figures.repeat_requests[:6])})" if figures.repeat_requests else ""),
-        f"slow 4G (150 ms, 1.6 Mbps), a first visit, {runs} runs; one small request takes {rt:.0f} ms:",
-    ]
-    for kind, times in figures.slow.items():
-        med = statistics.median(times)
-        lines.append(
-            f"  {kind:<5} usable in {med:,.0f} ms median ({min(times):,.0f}-{max(times):,.0f}), "
-            f"{med / rt:.1f} round trips"
-        )
 
     def verdict(ok: bool) -> str:
         return "met" if ok else "NOT met"
 
-    lines.append(
-        f"goal: first load sends at most {share:.0%} of its bytes decoded: {verdict(ratio <= share)} ({ratio:.0%})"
-    )
-    lines.append(
-        f"goal: a repeat visit asks for no unchanged file: {verdict(not figures.repeat_requests)} "
-        f"({len(figures.repeat_requests)} asked for)"
-    )
+    asked = figures.repeat_requests
+    named = ": " + ", ".join(asked[:5]) if asked else ""
+    lines = [
+        f"goal: first load sends at most {share:.0%} of its bytes decoded: {verdict(ratio <= share)} ({ratio:.0%})",
+        f"goal: a repeat visit asks for no unchanged file: {verdict(not asked)} ({len(asked)} asked for{named})",
+    ]
     for kind, times in figures.slow.items():
         med = statistics.median(times)
         lines.append(
@@ -203,3 +214,13 @@ def report(figures: PageFigures, runs: int, limit_ms: float = 1000.0, share: flo
             f"({med / 1000:.2f} s median, {max(times) / 1000:.2f} s worst)"
         )
     return lines
+
+
+def compared(subject: PageFigures, baseline: PageFigures) -> str:
+    """The subject's median times until usable as multiples of the baseline's."""
+    parts = [
+        f"{kind} {statistics.median(subject.slow[kind]) / statistics.median(baseline.slow[kind]):.2f}x"
+        for kind in USABLE
+        if subject.slow.get(kind) and baseline.slow.get(kind)
+    ]
+    return ", ".join(parts)

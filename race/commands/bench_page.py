@@ -1,7 +1,9 @@
 """``python -m race bench-page``: how fast the browser client's pages load, in a real Chromium.
 
-It starts ``python -m race serve`` on the embedded store on a free loopback port (or uses
-``--url``), makes a room, and opens the pages in headless Chromium:
+It starts ``python -m race serve`` on the embedded store on a free loopback port twice: as
+served (the modules flattened into one script) and, as the baseline of the same run, with
+``WEB_FLATTEN=0`` (the modules one by one, all preloaded). With ``--url`` it measures that
+server alone. On each it makes a room and opens the pages in headless Chromium:
 
 1. **first load**: the home page with an empty cache; the bytes on the wire (headers and
    bodies as sent) against the bodies decoded.
@@ -13,7 +15,8 @@ It starts ``python -m race serve`` on the embedded store on a free loopback port
    "Create room" or "Join race" button is drawn). One small request's time on the same link
    is the baseline those times are also given in.
 
-It prints the figures and each goal as met or not met.
+It prints the figures side by side, each goal as met or not met (for the server as served),
+and the times until usable as multiples of the baseline's.
 """
 
 from __future__ import annotations
@@ -41,14 +44,11 @@ def register(sub: Any) -> None:
 
 
 @contextlib.contextmanager
-def _server(url: str | None) -> Iterator[str]:
-    if url:
-        yield url.rstrip("/")
-        return
+def _server(workdir: Path, **settings: str) -> Iterator[str]:
     from race.bench.processes import race_server
 
-    with tempfile.TemporaryDirectory(prefix="race-bench-page-") as tmp, race_server("memory://", 0, Path(tmp)) as run:
-        yield "http" + run[0].removeprefix("ws")
+    with race_server("memory://", 0, workdir, **settings) as (origin, _):
+        yield "http" + origin.removeprefix("ws")
 
 
 async def _make_room(base: str) -> str:
@@ -70,7 +70,7 @@ async def _make_room(base: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from playwright.sync_api import sync_playwright
 
-    from race.bench.page import measure, report
+    from race.bench.page import PageFigures, compared, goals, measure, table
 
     chromium = shutil.which(args.chromium)
     if chromium is None:
@@ -79,15 +79,27 @@ def run(args: argparse.Namespace) -> int:
     if args.runs < 1:
         print("error: --runs must be at least 1")
         return 2
-    with _server(args.url) as base:
-        room = asyncio.run(_make_room(base))
-        print(f"Page benchmark: {base}, room {room}, headless Chromium", flush=True)
+    settings = {"as served": {}, "one by one": {"WEB_FLATTEN": "0"}}
+    results: dict[str, PageFigures] = {}
+    with tempfile.TemporaryDirectory(prefix="race-bench-page-") as tmp, contextlib.ExitStack() as stack:
+        if args.url:
+            bases = {"server": args.url.rstrip("/")}
+        else:
+            bases = {label: stack.enter_context(_server(Path(tmp), **env)) for label, env in settings.items()}
+        rooms = {label: asyncio.run(_make_room(base)) for label, base in bases.items()}  # before the browser's loop
+        print(f"Page benchmark: headless Chromium, {args.runs} slow 4G loads of each page", flush=True)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
             try:
-                figures = measure(browser, base, room, args.runs)
+                for label, base in bases.items():
+                    results[label] = measure(browser, base, rooms[label], args.runs)
             finally:
                 browser.close()
-    for line in report(figures, args.runs):
+    for line in table(results, args.runs):
         print(line)
+    subject = next(iter(results.values()))
+    for line in goals(subject):
+        print(line)
+    if "one by one" in results:
+        print(f"as served / one by one, time until usable: {compared(subject, results['one by one'])}")
     return 0

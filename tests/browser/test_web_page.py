@@ -6,13 +6,15 @@ Playwright's DevTools session, and in the server's own access log."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 from race.bench.page import Traffic
-from tests.support.processes import Server
-from tests.support.web import Browsing, Tab, expect, page_server
+from tests.support.processes import ROOT, Server
+from tests.support.web import CHROMIUM, Browsing, Tab, expect, page_server
 
 pytestmark = pytest.mark.browser
 VIEWS = {"/": "home", "/how": "howto", "/me": "me", "/room": "room"}  # /me: a page loaded by import()
@@ -61,3 +63,14 @@ def test_a_repeat_visit_asks_for_no_file_it_has(
         assert len(again.assets()) >= (30 if one_by_one and path != "/me" else 2), path  # each from the cache
     assert files_asked(server, mark) == []
     assert any('"GET / HTTP' in line for line in server.process.lines[mark:])  # the page itself is asked again
+
+
+def test_bench_page_runs_and_prints_its_goals() -> None:
+    """``python -m race bench-page`` end to end, once per page: no time is asserted."""
+    args = [sys.executable, "-m", "race", "bench-page", "--runs", "1", "--chromium", CHROMIUM]
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for line in ("first load (home): requests", "repeat visit: files asked for", "goal: the room page usable"):
+        assert line in done.stdout, done.stdout
+    assert "as served / one by one, time until usable: home" in done.stdout
+    assert "goal: a repeat visit asks for no unchanged file: met" in done.stdout
