@@ -82,6 +82,11 @@ class Asset:
     def etag(self) -> str:
         return f'"{self.digest}"'
 
+    @property
+    def gzip_etag(self) -> str:
+        """The gzipped copy's validator: another encoding, another tag (of the same content)."""
+        return f'"{self.digest}.gz"'
+
 
 def make_asset(path: str, body: bytes) -> Asset:
     """``body`` as the file at ``path``, gzipped once (at the highest level: it is done once)."""
@@ -230,3 +235,15 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
                     q = 0.0
         weights[name.strip().lower()] = q
     return weights.get("gzip", weights.get("*", 0.0)) > 0
+
+
+def is_current(if_none_match: str | None, *tags: str) -> bool:
+    """Whether a browser's ``If-None-Match`` names one of ``tags`` (then a 304 answers).
+
+    >>> [is_current(h, '"a"', '"a.gz"') for h in (None, '"a"', 'W/"a.gz", "b"', '"b"', "*")]
+    [False, True, True, False, True]
+    """
+    if not if_none_match:
+        return False
+    named = {t.strip().removeprefix("W/") for t in if_none_match.split(",")}
+    return "*" in named or any(tag in named for tag in tags)

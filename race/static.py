@@ -23,8 +23,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 
-from race import share
-from race.assets import Asset, Client, accepts_gzip, build
+from race.assets import Asset, Client, accepts_gzip, build, is_current
 
 log = logging.getLogger(__name__)
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -48,13 +47,10 @@ def read_client(web_dir: Path, *, flat: bool = True) -> Client:
 def send(request: Request, asset: Asset, cache_control: str) -> Response:
     """``asset`` in the encoding ``request`` takes, or a 304 when the browser's copy is current."""
     packed = asset.gzipped is not None and accepts_gzip(request.headers.get("accept-encoding"))
-    tag = asset.etag[:-1] + '.gz"' if packed else asset.etag
-    headers = {"Cache-Control": cache_control, "ETag": tag}
+    headers = {"Cache-Control": cache_control, "ETag": asset.gzip_etag if packed else asset.etag}
     if asset.gzipped is not None:
         headers["Vary"] = "Accept-Encoding"
-    if share.is_current(request.headers.get("if-none-match"), asset.etag) or share.is_current(
-        request.headers.get("if-none-match"), asset.etag[:-1] + '.gz"'
-    ):
+    if is_current(request.headers.get("if-none-match"), asset.etag, asset.gzip_etag):
         return Response(status_code=304, headers=headers)
     if packed:
         headers["Content-Encoding"] = "gzip"
