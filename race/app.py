@@ -10,7 +10,6 @@ import logging
 import os
 import re
 from collections.abc import AsyncIterator
-from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -18,12 +17,11 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from race import protocol as p
-from race import share
+from race import share, static
 from race.connection import Connection
 from race.daily import DailyChallenge
 from race.handler import Handler
@@ -37,6 +35,7 @@ from race.scheduler import Scheduler
 from race.service import RaceService, now_ms
 from race.settings import Settings
 from race.solver_lines import SolverLines
+from race.static import read_client
 from race.store import Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
@@ -218,7 +217,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         svg = share.qr_svg(f"{_share_base(request)}/me#key={key}")
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-    routes: list[Route | WebSocketRoute | Mount] = [
+    routes: list[Route | WebSocketRoute] = [
         WebSocketRoute("/ws", websocket),
         Route("/healthz", healthz),
         Route("/api/rooms", rooms),
@@ -233,7 +232,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         routes.append(WebSocketRoute("/bench/echo", _echo))
     index = settings.web_dir / "index.html"
     if index.exists():
-        files = _ClientFiles(directory=settings.web_dir, html=True)
+        client = read_client(settings.web_dir, flat=settings.web_flatten)
+        shell = client.head(index.read_text())  # the page: its files versioned, preloaded
+        home = static.page("/", shell)
 
         async def page(request: Request) -> Response:
             code = request.path_params.get("code")
@@ -242,7 +243,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             ids = request.path_params.get("ids")
             if ids is not None and not _REPLAY_IDS.fullmatch(ids):
                 return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
-            return files.file_response(index, os.stat(index), request.scope)  # a 304 when current
+            return static.send(request, home, static.REVALIDATE)  # a 304 when current
 
         async def previewed(request: Request) -> Response:
             """/r/CODE and /daily: the client, with the tags a chat shows a pasted link by."""
@@ -260,11 +261,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                     info = None
                 title, description = share.room_preview(info, code)
                 url = f"{base}/r/{code}"
-            text = share.with_preview(index.read_text(), title=title, description=description, url=url, base=base)
-            headers = {"Cache-Control": "no-cache", "ETag": share.etag(text)}
-            if share.is_current(request.headers.get("if-none-match"), headers["ETag"]):
-                return Response(status_code=304, headers=headers)  # as the other pages: revalidated
-            return HTMLResponse(text, headers=headers)
+            text = share.with_preview(shell, title=title, description=description, url=url, base=base)
+            return static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
+
+        async def files(request: Request) -> Response:
+            if request.url.path in ("/", "/index.html"):
+                return await page(request)
+            response = static.file_response(client, request)
+            if response is None:
+                raise HTTPException(404)
+            return response
 
         routes += [
             Route("/r/{code}", previewed),
@@ -276,7 +282,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             Route("/replay/{ids}", page),
             Route("/replay/room/{code}", page),  # a room's newest game (a daily leaderboard links them)
         ]
-        routes.append(Mount("/", files))
+        routes.append(Route("/{path:path}", files, methods=["GET", "HEAD"]))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found, 405: _not_allowed})
     app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
@@ -284,19 +290,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     return app
 
 
-_REVALIDATE = {"Cache-Control": "no-cache"}
 _ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
 _REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
-
-
-class _ClientFiles(StaticFiles):
-    """The browser client's files. A deploy changes them under the same names, so a browser
-    must ask each time whether its copy is current (a 304 answers when it is)."""
-
-    def file_response(self, *args: Any, **kwargs: Any) -> Response:
-        response = super().file_response(*args, **kwargs)
-        response.headers.update(_REVALIDATE)
-        return response
 
 
 _NOT_FOUND_PAGE = """<!doctype html>

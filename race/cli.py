@@ -17,6 +17,7 @@ COMMANDS = [
     "race.commands.serve",
     "race.commands.bench",
     "race.commands.bench_records",
+    "race.commands.bench_page",
     "race.commands.solve",
     "race.commands.winnability",
 ]

@@ -28,6 +28,9 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     send_queue: int = 256
     web_dir: Path = WEB_DIR
+    #: Serve the client's modules flattened into one script (see race/flatten.py); off: each
+    #: module as it is, all preloaded (slower over HTTP/1.1; for reading them in a debugger).
+    web_flatten: bool = True
     log_level: str = "INFO"
     daily_keep_days: int = 30
     #: New daily players (profiles) one address may make a day, across all processes: a
@@ -124,6 +127,7 @@ class Settings:
             rooms_per_minute_per_ip=num("ROOMS_PER_MINUTE_PER_IP", cls.rooms_per_minute_per_ip),
             allowed_origins=origins,
             web_dir=Path(env.get("WEB_DIR") or WEB_DIR),
+            web_flatten=env.get("WEB_FLATTEN", "1") not in ("0", "false", "no", ""),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             daily_keep_days=int(num("DAILY_KEEP_DAYS", cls.daily_keep_days)),
             daily_players_per_day_per_ip=int(num("DAILY_PLAYERS_PER_DAY_PER_IP", 5)) or None,

@@ -6,7 +6,6 @@ Pure functions of their inputs; ``race.app`` hands them the request's parts.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import io
 import ipaddress
@@ -111,20 +110,3 @@ def with_preview(page: str, *, title: str, description: str, url: str, base: str
     )
     page = page.replace(f"<title>{SITE}</title>", f"<title>{t}</title>", 1)
     return page.replace(_HEAD_END, tags + "\n" + _HEAD_END, 1)
-
-
-def etag(page: str) -> str:
-    """A strong validator for a page made per request: the same text, the same tag."""
-    return '"' + hashlib.sha256(page.encode()).hexdigest()[:32] + '"'
-
-
-def is_current(if_none_match: str | None, tag: str) -> bool:
-    """Whether a browser's ``If-None-Match`` names ``tag`` (then a 304 answers).
-
-    >>> [is_current(h, '"a"') for h in (None, '"a"', 'W/"a", "b"', '"b"', "*")]
-    [False, True, True, False, True]
-    """
-    if not if_none_match:
-        return False
-    tags = {t.strip().removeprefix("W/") for t in if_none_match.split(",")}
-    return tag in tags or "*" in tags

@@ -70,7 +70,9 @@ def redis_server(workdir: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tuple[str, int]]:
+def race_server(store_url: str, spectators: int, workdir: Path, **settings: str) -> Iterator[tuple[str, int]]:
+    """A server on a free loopback port, with the bench's settings and ``settings`` (more
+    environment); yields its ws:// origin and its process id."""
     port = free_port()
     env = {
         **os.environ,
@@ -86,6 +88,7 @@ def race_server(store_url: str, spectators: int, workdir: Path) -> Iterator[tupl
         "DAILY_WARM": "0",  # the daily deals' solver would take a core from what is measured
         "SPECTATOR_DELAY_SECONDS": "0",  # the spectators' frames are measured as they leave
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        **settings,
     }
     args = [sys.executable, "-m", "race", "serve", "--host", "127.0.0.1", "--port", str(port)]
     with child(args, port, env, workdir) as proc:
