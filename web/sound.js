@@ -16,6 +16,7 @@ class Sound {
     this.master = null;
     this.voices = 0; // sounds started (tests read it)
     this.listeners = new Set();
+    this.report();
     const unlock = () => this.unlock();
     for (const type of ["pointerdown", "keydown"]) window.addEventListener(type, unlock, { capture: true, passive: true });
   }
@@ -32,7 +33,9 @@ class Sound {
     this.master = this.ctx.createGain();
     this.master.gain.value = this.muted ? 0 : VOLUME;
     this.master.connect(this.ctx.destination);
+    this.ctx.addEventListener("statechange", () => this.report());
     if (this.muted) this.ctx.suspend();
+    this.report();
   }
 
   setMuted(muted) {
@@ -41,11 +44,18 @@ class Sound {
     if (this.master) this.master.gain.value = muted ? 0 : VOLUME;
     if (this.ctx) muted ? this.ctx.suspend() : this.ctx.resume();
     for (const listener of this.listeners) listener(muted);
+    this.report();
   }
 
   /** What the graph is doing, for tests and tools: {muted, context, gain, voices}. */
   state() {
     return { muted: this.muted, context: this.ctx?.state ?? "none", gain: this.master?.gain.value ?? 0, voices: this.voices };
+  }
+
+  /** Mirror state() on the page (<html data-sound>), where a test or a tool can read it
+   * whether the modules are served one by one or flattened into one script. */
+  report() {
+    if (typeof document !== "undefined") document.documentElement.dataset.sound = JSON.stringify(this.state());
   }
 
   /** Play cue ``name`` (see CUES); nothing when muted or before a gesture. */
@@ -54,6 +64,7 @@ class Sound {
     if (!cue || this.muted || !this.ctx || this.ctx.state === "closed") return;
     this.voices += 1;
     cue(this, this.ctx.currentTime + 0.01);
+    this.report();
   }
 
   /** Vibrate ``pattern`` (ms) where supported and not muted. */

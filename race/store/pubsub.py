@@ -178,7 +178,7 @@ class ShardedPubSub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for pubsub in self._nodes.values():
-            await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py
+            await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped before redis-py 8
             await pubsub.connection_pool.disconnect()
         self._readers.clear()
         self._nodes.clear()

@@ -21,13 +21,15 @@ from tests.support.winning_lines import winning_line
 pytestmark = pytest.mark.browser
 
 DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
-SOUND = "async () => (await import('/sound.js')).sound.state()"
+# The page mirrors its sound module's state() on <html data-sound> (one module instance,
+# whether the client is served flattened or one module at a time).
+SOUND = "() => JSON.parse(document.documentElement.dataset.sound)"
 
 
 def until(page: Page, condition: str) -> None:
     """Wait until ``condition`` (JavaScript over the graph's state ``s``) holds."""
-    read = "const s = (await import('/sound.js')).sound.state();"
-    page.wait_for_function(f"async () => {{ {read} return {condition}; }}")
+    read = "const s = JSON.parse(document.documentElement.dataset.sound);"
+    page.wait_for_function(f"() => {{ {read} return {condition}; }}")
 
 
 def sound(page: Page) -> dict[str, Any]:
