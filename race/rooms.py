@@ -105,6 +105,12 @@ class Seat(msgspec.Struct, kw_only=True):
     left: bool = False
 
 
+def last_seat(meta: Meta) -> int:
+    """The highest seat number the room has handed out (rooms from before ``last_seat``
+    was kept: the highest seated)."""
+    return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 

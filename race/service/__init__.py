@@ -7,7 +7,7 @@ state, or refused as stale when the player's own game moved on. Broadcasts are p
 the same commit. Errors are :class:`ProtocolError`; nothing is written when one is raised.
 """
 
-from race.service.base import LISTING, LastMove, Role, Session, now_ms
+from race.service.base import LISTING, Role, Session, now_ms
 from race.service.dispatch import RaceService
 
-__all__ = ["LISTING", "LastMove", "RaceService", "Role", "Session", "now_ms"]
+__all__ = ["LISTING", "RaceService", "Role", "Session", "now_ms"]

@@ -20,7 +20,7 @@ from race.service.listing import DAILY_LISTED_S as DAILY_LISTED_S
 from race.service.listing import LISTING as LISTING
 from race.service.listing import Listings
 from race.service.recording import keep_records
-from race.service.repo import Change, Room, transact
+from race.service.repo import Change, Memo, Room, dump, gone, transact
 from race.solver_lines import SolverLines
 from race.store import Doc, RoomStore
 from race.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, state_view
@@ -57,9 +57,8 @@ class Session:
     seat: str | None = None
     role: Role | None = None
     #: What this connection's last move committed: the next move starts from it instead of
-    #: reading the store (the commit checks the versions, and anything but a plain move is
-    #: decided on a fresh read).
-    last_move: LastMove | None = None
+    #: reading the store (see :func:`race.service.repo.transact_seat`).
+    memo: Memo = field(default_factory=Memo)
     #: The client's address: the rooms it may start are counted by it.
     address: str = ""
     #: A spectator who holds a seat in the room's race (the same device), shown no boards
@@ -75,25 +74,6 @@ class Session:
         """Whether this connection gets the spectators' view of its room (with the boards
         during the race), not the players'."""
         return self.role is Role.SPECTATOR and not self.blind
-
-
-@dataclass
-class LastMove:
-    """The room's meta and a seat's documents as one move committed them, and that seat's
-    record and game, decoded (each used by at most one later move)."""
-
-    meta_doc: Doc
-    seat_doc: Doc
-    seat: Seat
-    game: Game
-
-
-def _dump(obj: Any) -> str:
-    return _enc.encode(obj).decode()
-
-
-def _gone() -> ProtocolError:
-    return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
 
 
 class ServiceBase(Listings):
@@ -173,7 +153,7 @@ class ServiceBase(Listings):
                 return Change()
             meta.status, meta.ended_at = Status.OVER, self.clock()
             expect = {name: doc.version for name, doc in room.docs.items() if name == "meta" or name.startswith("p:")}
-            after = {**room.docs, "meta": Doc(room.version + 1, _dump(meta))}
+            after = {**room.docs, "meta": Doc(room.version + 1, dump(meta))}
             return Change(
                 expect=expect,
                 write={"meta": after["meta"].data},
@@ -231,7 +211,7 @@ class ServiceBase(Listings):
         def action(room: Room) -> Change[dict[str, Doc]]:
             meta, docs = room.meta, room.docs
             if session.seat is not None and session.seat not in meta.seats:
-                raise _gone()
+                raise gone()
             now = self.clock()
             change(meta, now)
             write: dict[str, str] = {}
@@ -248,7 +228,7 @@ class ServiceBase(Listings):
                         del after[key]
                         continue
                     reset(meta, seat)
-                    write[key] = _dump(seat)
+                    write[key] = dump(seat)
                     expect[key] = docs[key].version
                     after[key] = Doc(docs[key].version + 1, write[key])
                 if "ghosts" in docs or ghosts:
@@ -258,7 +238,7 @@ class ServiceBase(Listings):
                         after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
                     else:
                         del after["ghosts"]
-            write["meta"] = _dump(meta)
+            write["meta"] = dump(meta)
             after["meta"] = Doc(room.version + 1, write["meta"])
             publish = room_message(after, now)
             return Change(expect=expect, write=write, publish=publish, value=after)

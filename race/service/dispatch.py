@@ -1,4 +1,4 @@
-"""The whole service: :class:`RaceService` composes the lobby and the race, and dispatches
+"""The whole service: :class:`RaceService` composes entering a room, the lobby and the race, and dispatches
 each client message to its action."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ from typing import Any
 from race import protocol as p
 from race.protocol import ProtocolError
 from race.service.base import Role, Session
+from race.service.lobby import LobbyActions
 from race.service.race import RaceActions
 from race.service.tutorial import TutorialActions
 
 
-class RaceService(TutorialActions, RaceActions):
+class RaceService(TutorialActions, LobbyActions, RaceActions):
     async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:
         """Carry out one decoded client message; return the replies for its sender."""
         match msg:

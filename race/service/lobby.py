@@ -1,19 +1,13 @@
-"""Entering a room (create, join, resume, watch) and its lobby (ready, start, rematch)."""
+"""A room's lobby: getting ready, the start, leaving or being removed, and the next round."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
-from race import protocol as p
 from race.engine import Game
-from race.envelope import encode, removed, replace
+from race.envelope import encode, removed
 from race.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
-from race.players import ranked_on
 from race.protocol import ProtocolError
-from race.record import daily_day, kept_back, utc_date
 from race.record import decode as decode_record
 from race.rooms import (
     MAX_PLAYERS,
@@ -21,205 +15,21 @@ from race.rooms import (
     Meta,
     Seat,
     Status,
-    device_id,
-    is_done,
-    new_code,
-    new_token,
-    normalise_code,
+    last_seat,
     phase,
     random_deal,
     save_game,
     seat_key,
-    token_key,
 )
-from race.service.base import Here, Role, ServiceBase, Session, _dump, _gone, log
+from race.service.base import Here, ServiceBase, Session, log
 from race.service.recording import room_listing
-from race.service.repo import RETRIES, Change, Room, conflict, transact
+from race.service.repo import Change, Room, conflict, dump, gone, transact
 from race.store import Doc
-from race.views import META, SEAT, room_message, room_view, seats_of
+from race.views import META, SEAT, room_message
 
 
 class LobbyActions(ServiceBase):
-    """Entering a room, and the lobby before its race."""
-
-    # -- entering a room ------------------------------------------------------------
-
-    async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
-        self._not_seated(session)
-        name = p.clean_name(msg.name)
-        await self.admit_new_room(session)
-        deal: int | str = msg.deal if msg.deal is not None else random_deal()
-        difficulty: str = msg.difficulty
-        extra: dict[str, str] = {}
-        if msg.ghosts:  # past games raced again: their deal and difficulty are the room's
-            deal, difficulty, ghosts = await self._ghosts(msg)
-            extra["ghosts"] = encode_ghosts(ghosts)
-        now = self.clock()
-        token = new_token()
-
-        def meta_for(code: str) -> Meta:
-            return Meta(
-                code=code,
-                difficulty=difficulty,
-                deal=deal,
-                host="s1",
-                created=now,
-                listed=msg.listed,
-                time_limit=msg.time_limit,
-                seats=["s1"],
-                known_deal=msg.deal is not None or bool(msg.ghosts),
-                spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
-            )
-
-        meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
-        log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
-        return [self.joined(docs, "s1", token)]
-
-    async def _ghosts(self, msg: p.Create) -> tuple[int | str, str, list[Ghost]]:
-        """The games ``msg`` names, as ghosts, with their deal and difficulty."""
-        records = []
-        today = utc_date(self.clock())
-        for rid in dict.fromkeys(msg.ghosts):
-            data = await self.store.record_get(rid)
-            if data is None:
-                raise ProtocolError("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
-            record = decode_record(data)
-            if kept_back(record, today) and not await ranked_on(
-                self.store, msg.token, daily_day(record) or today, record.difficulty
-            ):
-                raise ProtocolError(
-                    "kept_back",
-                    "a daily challenge game of today can be raced once the day is over, "
-                    "or by a player with a result on that day's board",
-                )
-            records.append(record)
-        try:
-            deal, difficulty, ghosts = ghosts_of(records)
-        except GhostError as exc:
-            raise ProtocolError("bad_ghosts", str(exc)) from None
-        if msg.deal is not None and msg.deal != deal:
-            raise ProtocolError("bad_ghosts", "a ghost race is on its ghosts' deal: leave the deal out")
-        return deal, difficulty, ghosts
-
-    async def open_room(
-        self,
-        session: Session,
-        meta_for: Callable[[str], Meta],
-        name: str,
-        token: str,
-        extra: dict[str, str] | None = None,
-        *,
-        device: str = "",
-        game: Game | None = None,
-    ) -> tuple[Meta, dict[str, Doc]]:
-        """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
-        found by ``token`` (and played from ``device``, see :func:`race.rooms.device_id`),
-        with the documents ``extra`` (its ghosts), playing ``game`` (by default the deal of
-        the room's meta); seat ``session``
-        there, and list the room. Returns its meta and the documents just written: once the
-        room is committed nothing may fail, or the client would be seated without ever
-        getting its token."""
-        for _ in range(RETRIES):
-            meta = meta_for(new_code())
-            first = game if game is not None else Game.deal(meta.deal, meta.difficulty)
-            seat = Seat(seat="s1", name=name, game=first.to_dict(), device=device)
-            write = {"meta": _dump(meta), seat_key("s1"): _dump(seat), token_key(token): "s1", **(extra or {})}
-            if await self.store.commit(meta.code, expect={"meta": 0}, write=write):
-                break
-        else:
-            raise conflict()
-        session.room, session.seat, session.role = meta.code, "s1", Role.PLAYER
-        await self.list_room(meta)
-        return meta, {key: Doc(1, data) for key, data in write.items()}
-
-    async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
-        self._not_seated(session)
-        code = normalise_code(msg.room)
-        name = p.clean_name(msg.name)
-        token = new_token()
-
-        def action(room: Room) -> Change[tuple[str, dict[str, Doc]]]:
-            meta, docs = room.meta, room.docs
-            if phase(meta, self.clock()) != "lobby":
-                raise ProtocolError("already_started", "this race has already started; you can watch it")
-            if len(meta.seats) >= MAX_PLAYERS:
-                raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
-            seats = seats_of(docs, meta)
-            taken = next((s.name for s, _ in seats if p.name_key(s.name) == p.name_key(name)), None)
-            if taken is not None:
-                same = "" if taken == name else f" ({name!r} reads the same)"
-                raise ProtocolError("name_taken", f"someone in this room is already called {taken!r}{same}")
-            # A fresh seat id, never one given up (a retried remove must not find a newcomer there).
-            meta.last_seat = _last_seat(meta) + 1
-            sid = f"s{meta.last_seat}"
-            meta.seats.append(sid)
-            if not meta.host:  # everyone had left
-                meta.host = sid
-            game = Game.deal(meta.deal, meta.difficulty).to_dict()
-            seat = Seat(seat=sid, name=name, game=game, device=device_id(msg.device))
-            after = {**docs, "meta": Doc(room.version + 1, _dump(meta)), seat_key(sid): Doc(1, _dump(seat))}
-            return Change(
-                expect={"meta": room.version, seat_key(sid): 0},
-                write={"meta": _dump(meta), seat_key(sid): _dump(seat), token_key(token): sid},
-                publish=room_message(after, self.clock()),
-                value=(sid, after),
-            )
-
-        joined = await transact(self.store, code, action)
-        assert joined is not None
-        sid, docs_after = joined
-        session.room, session.seat, session.role = code, sid, Role.PLAYER
-        log.info("room %s: %s joined", code, sid)
-        return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
-
-    async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
-        self._not_seated(session)
-        code = normalise_code(msg.room)
-        docs = await self._room(code)
-        tok = docs.get(token_key(msg.token))
-        if tok is None or tok.data not in META.decode(docs["meta"].data).seats:  # "": a seat given up
-            raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
-        sid = tok.data
-        reply = self.joined(docs, sid, None)
-        own = docs[seat_key(sid)]
-        if msg.version is not None and msg.version <= own.version:
-            missed = await self.store.log_since(code, seat_key(sid), msg.version)
-            # Only a complete account: a rematch deals every seat anew without a log entry.
-            if missed is not None and [e.version for e in missed] == list(range(msg.version + 1, own.version + 1)):
-                reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
-        # Seated before the others are told to let go: of two connections resuming one seat
-        # at once, each is seated when the other's replace arrives (one or both are closed,
-        # and a closed page offers to take the seat back), never both left open.
-        session.room, session.seat, session.role = code, sid, Role.PLAYER
-        try:
-            await self.store.publish(code, encode(replace(sid, session.conn_id)))
-            # A remove that committed since the read above found this connection not yet
-            # seated, so its close missed it: look again now that it is.
-            (meta_doc,) = await self.store.read(code, ["meta"])
-            if meta_doc is None or sid not in META.decode(meta_doc.data).seats:
-                raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
-        except BaseException:
-            session.room = session.seat = session.role = None
-            raise
-        return [reply]
-
-    async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
-        self._not_seated(session)
-        code = normalise_code(msg.room)
-        docs = await self._room(code)
-        meta = META.decode(docs["meta"].data)
-        device = device_id(msg.device)
-        session.room, session.role = code, Role.SPECTATOR
-        # A device racing in this room sees no boards until its own game is done.
-        racing = [seat.seat for seat, _ in seats_of(docs, meta) if seat.device == device and not is_done(seat)]
-        session.blind = bool(device) and bool(racing) and phase(meta, self.clock()) != "over"
-        session.delay_ms = round(meta.spectator_delay * self.spectator_second_ms)
-        self._schedule(docs)
-        view = room_view(docs, self.clock(), spectator=session.sees_boards)
-        watching: dict[str, Any] = {"type": "watching", "room": view}
-        if session.blind:
-            watching["blind"] = racing[0]  # (the page says why; it watches again once that game is done)
-        return [watching]
+    """The lobby before a race, and after it: ready, start, leave, remove, rematch."""
 
     # -- the lobby -----------------------------------------------------------------
 
@@ -271,7 +81,7 @@ class LobbyActions(ServiceBase):
         if await self._unseat(session.room, session.seat, host=None):
             log.info("room %s: %s left", session.room, session.seat)
         session.room = session.seat = session.role = None
-        session.last_move = None
+        session.memo.forget()
         return [{"type": "left"}]
 
     async def remove(self, session: Session, sid: str) -> list[dict[str, Any]]:
@@ -299,17 +109,17 @@ class LobbyActions(ServiceBase):
             now = self.clock()
             if host is not None:
                 if host not in meta.seats:  # removed since: it may not remove anyone
-                    raise _gone()
+                    raise gone()
                 _act_as_host(meta, host, here, now, "only the host can remove a player", self.host_away_ms)
             if sid not in meta.seats:
-                if int(sid[1:]) <= _last_seat(meta):
+                if int(sid[1:]) <= last_seat(meta):
                     return Change()  # given up already (this is a retry)
                 raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
             if host is None and phase(meta, now) == "over":
                 return _left_after_the_race(room, sid, now)
             if phase(meta, now) != "lobby":
                 raise ProtocolError("already_started", "seats are given up only in the lobby")
-            meta.last_seat = _last_seat(meta)
+            meta.last_seat = last_seat(meta)
             meta.seats.remove(sid)
             if sid in meta.ready:
                 meta.ready.remove(sid)
@@ -317,7 +127,7 @@ class LobbyActions(ServiceBase):
                 meta.host = meta.seats[0] if meta.seats else ""
             if len(meta.seats) >= 2 and set(meta.ready) >= set(meta.seats):
                 self._begin(meta, now)
-            write = {"meta": _dump(meta), seat_key(sid): ""}  # "": deleted
+            write = {"meta": dump(meta), seat_key(sid): ""}  # "": deleted
             write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
             after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
             after["meta"] = Doc(room.version + 1, write["meta"])
@@ -402,24 +212,18 @@ def _left_after_the_race(room: Room, sid: str, now: int) -> Change[dict[str, Doc
     if seat.left:
         return Change()  # left already (this is a retry)
     seat.left = True
-    write = {key: _dump(seat)}
+    write = {key: dump(seat)}
     write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
     expect = {"meta": room.version, key: docs[key].version}
     if meta.host == sid:
         staying = [s for s in meta.seats if s != sid and not SEAT.decode(docs[seat_key(s)].data).left]
         meta.host = staying[0] if staying else ""
-        write["meta"] = _dump(meta)
+        write["meta"] = dump(meta)
     after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
     after[key] = Doc(docs[key].version + 1, write[key])
     if "meta" in write:
         after["meta"] = Doc(room.version + 1, write["meta"])
     return Change(expect=expect, write=write, publish=room_message(after, now), value=after)
-
-
-def _last_seat(meta: Meta) -> int:
-    """The highest seat number the room has handed out (rooms from before ``last_seat``
-    was kept: the highest seated)."""
-    return max(meta.last_seat, *(int(sid[1:]) for sid in meta.seats), 0)
 
 
 def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: str, away_ms: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from race import protocol as p
@@ -18,8 +19,6 @@ from race.rooms import (
     Seat,
     Status,
     board,
-    history_keys,
-    history_of,
     is_done,
     note_action,
     phase,
@@ -27,9 +26,8 @@ from race.rooms import (
     save_game,
     seat_key,
 )
-from race.service.base import LastMove, ServiceBase, Session, _dump, _gone, log
-from race.service.repo import RETRIES, Change, Room, conflict, transact
-from race.store import Doc
+from race.service.base import ServiceBase, Session, log
+from race.service.repo import Change, NeedHistory, Room, SeatRoom, dump, gone, load_seat, transact, transact_seat
 from race.views import (
     META,
     SEAT,
@@ -49,110 +47,85 @@ class RaceActions(ServiceBase):
     # -- the race ------------------------------------------------------------------
 
     async def act(self, session: Session, msg: p.Play | p.Undo | p.Restart) -> list[dict[str, Any]]:
+        """A move, an undo or a restart, committed on the player's seat; then what it set off."""
         code, sid = session.room, session.seat
         assert code is not None and sid is not None
-        key = seat_key(sid)
-        guess, session.last_move = session.last_move, None
-        meta_doc: Doc | None
-        seat_doc: Doc | None
-        for _ in range(RETRIES):
-            if guess is not None:
-                meta_doc, seat_doc = guess.meta_doc, guess.seat_doc
-            else:
-                meta_doc, seat_doc = await self.store.read(code, ["meta", key])
-            if meta_doc is None:
-                raise ProtocolError("unknown_room", "this room no longer exists")
-            if seat_doc is None:
-                raise _gone()
-            meta = META.decode(meta_doc.data)
-            if sid not in meta.seats:
-                raise _gone()
-            now = self.clock()
-            ph = phase(meta, now)
-            if guess is not None and ph != "racing":
-                guess = None
-                continue  # refusals are decided on a fresh read, never on the guess
-            if ph != "racing" and msg.id is not None:  # a retry of the move that ended the race
-                seat = SEAT.decode(seat_doc.data)
-                if msg.id == seat.last_id:
-                    await self._finished(code, meta, seat)
-                    return [state_view(seat, Game.from_trusted_dict(seat.game), seat_doc.version, duplicate=True)]
-            if ph in ("lobby", "countdown"):
-                raise ProtocolError("not_started", "the race has not started yet")
-            if ph == "over":
-                await self.end_if_done(code)
-                raise ProtocolError("race_over", "the race is over")
-            if guess is not None:
-                seat, game, guess = guess.seat, guess.game, None
-                if (
-                    (msg.id is not None and msg.id == seat.last_id)
-                    or is_done(seat)
-                    or msg.version != seat_doc.version
-                    or (isinstance(msg, p.Play) and seat.history >= self.max_game_moves)
-                ):
-                    continue  # likewise a duplicate, a finished seat, a stale version or a full history
-            else:
-                seat = SEAT.decode(seat_doc.data)
-                game = Game.from_trusted_dict(seat.game)  # the position; the history when needed
-            if msg.id is not None and msg.id == seat.last_id:
-                await self._finished(code, meta, seat)
-                return [state_view(seat, game, seat_doc.version, duplicate=True)]
-            if seat.finished_ms is not None:  # a page's own retry (a new id): finish what a win set off
-                await self._finished(code, meta, seat)
-            _not_out(seat)
-            if msg.version != seat_doc.version:
-                raise ProtocolError(
-                    "stale",
-                    f"your state is version {msg.version}, the server's is {seat_doc.version}; "
-                    "the current state is attached",
-                    state=state_view(seat, game, seat_doc.version),
-                )
-            if isinstance(msg, p.Play) and seat.history >= self.max_game_moves:
-                raise ProtocolError(
-                    "too_many_moves",
-                    f"this game holds {seat.history} moves, the most a game may; undo or restart to go on",
-                )
-            if seat.history and not game.move_stack and not isinstance(msg, p.Restart):
-                game = await self._with_history(code, seat)  # a restart drops it anyway
-            game, text = self._apply_in(meta, seat, game, msg)
-            if isinstance(msg, p.Play):
-                seat.moves += 1
-            seat.last_id = msg.id
-            write: dict[str, str] = {}
-            clock_starts = meta.start_at is None  # a daily attempt: the clock starts now
-            if clock_starts:
-                meta.start_at = now
-                write["meta"] = _dump(meta)
-            if game.is_won:
-                assert meta.start_at is not None
-                seat.finished_ms = now - meta.start_at
-            action = text if isinstance(msg, p.Play) else UNDO if isinstance(msg, p.Undo) else RESTART
-            write.update(note_action(seat, action, now - (meta.start_at if meta.start_at is not None else now)))
-            write.update(save_game(seat, game, played=isinstance(msg, p.Play)))
-            write[key] = _dump(seat)
-            version = seat_doc.version + 1
-            shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
-            event = player_message(meta, seat, game, version, text, shown)
-            ok = await self.store.commit(
-                code,
-                expect={"meta": meta_doc.version, key: seat_doc.version},
-                write=write,
-                log=(key, _dump({"version": version, "action": text})),
-                publish=encode(not_to(session.conn_id, event)),  # the mover's reply is its state
-            )
-            if ok:
-                new_meta = Doc(meta_doc.version + 1, write["meta"]) if "meta" in write else meta_doc
-                session.last_move = LastMove(new_meta, Doc(version, write[key]), seat, game)
-                break
-        else:
-            raise conflict()
-        if clock_starts:
+        moved = await transact_seat(
+            self.store, code, sid, lambda room: self._move(room, msg, session.conn_id), session.memo
+        )
+        assert moved is not None
+        if moved.clock_started:  # a daily attempt's first move: its clock starts now
             docs = await self.store.read_all(code)
             await self.store.publish(code, encode(room_message(docs, self.clock())))
-        if seat.finished_ms is not None:
-            log.info("room %s: %s finished in %d ms", code, sid, seat.finished_ms)
-            await self._finished(code, meta, seat)
-        return [state_view(seat, game, version, shown=shown)]
+        if moved.won:
+            log.info("room %s: %s finished in %d ms", code, sid, moved.seat.finished_ms)
+        if moved.finish:
+            await self._finished(code, moved.meta, moved.seat)
+        if moved.end:
+            await self.end_if_done(code)
+        if moved.refusal is not None:
+            raise moved.refusal
+        assert moved.reply is not None
+        return [moved.reply]
+
+    def _move(self, room: SeatRoom, msg: p.Play | p.Undo | p.Restart, conn_id: str) -> Change[Moved]:
+        """The action of a move on a loaded seat: the change to commit, or, for a retried
+        move, one whose race is over or a seat that has won, nothing to commit but what to
+        do about it."""
+        meta, seat, game, now = room.meta, room.seat, room.game, self.clock()
+        ph = phase(meta, now)
+        duplicate = msg.id is not None and msg.id == seat.last_id
+        if duplicate:  # a retry (the reply was lost): the same answer, and what a win set off
+            reply = state_view(seat, game, room.version, duplicate=True)
+            return Change(value=Moved(meta, seat, reply=reply, finish=True))
+        if ph in ("lobby", "countdown"):
+            raise ProtocolError("not_started", "the race has not started yet")
+        if ph == "over":
+            return Change(value=Moved(meta, seat, end=True, refusal=ProtocolError("race_over", "the race is over")))
+        if seat.finished_ms is not None:  # a page's own retry (a new id): finish what a win set off
+            return Change(value=Moved(meta, seat, finish=True, refusal=ProtocolError("finished", FINISHED)))
+        _not_out(seat)
+        if msg.version != room.version:
+            raise ProtocolError(
+                "stale",
+                f"your state is version {msg.version}, the server's is {room.version}; the current state is attached",
+                state=state_view(seat, game, room.version),
+            )
+        if isinstance(msg, p.Play) and seat.history >= self.max_game_moves:
+            raise ProtocolError(
+                "too_many_moves",
+                f"this game holds {seat.history} moves, the most a game may; undo or restart to go on",
+            )
+        if seat.history and not game.move_stack and not isinstance(msg, p.Restart):
+            raise NeedHistory  # a restart drops it anyway
+        game, text = self._apply_in(meta, seat, game, msg)
+        if isinstance(msg, p.Play):
+            seat.moves += 1
+        seat.last_id = msg.id
+        write: dict[str, str] = {}
+        clock_starts = meta.start_at is None  # a daily attempt: the clock starts now
+        if clock_starts:
+            meta.start_at = now
+            write["meta"] = dump(meta)
+        assert meta.start_at is not None
+        if game.is_won:
+            seat.finished_ms = now - meta.start_at
+        action = text if isinstance(msg, p.Play) else UNDO if isinstance(msg, p.Undo) else RESTART
+        write.update(note_action(seat, action, now - meta.start_at))
+        write.update(save_game(seat, game, played=isinstance(msg, p.Play)))
+        write[room.key] = dump(seat)
+        version = room.version + 1
+        shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
+        won = seat.finished_ms is not None
+        reply = state_view(seat, game, version, shown=shown)
+        return Change(
+            expect={"meta": room.meta_doc.version, room.key: room.version},
+            write=write,
+            log=(room.key, dump({"version": version, "action": text})),
+            publish=not_to(conn_id, player_message(meta, seat, game, version, text, shown)),  # the mover has its reply
+            game=game,
+            value=Moved(meta, seat, reply=reply, won=won, finish=won, clock_started=clock_starts),
+        )
 
     async def _finished(self, code: str, meta: Meta, seat: Seat) -> None:
         """What a win sets off, once it is committed: a daily result posted to its board, the
@@ -220,15 +193,7 @@ class RaceActions(ServiceBase):
         if roll.version:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             await self.presence_end(code, view)
-            await self.store.publish(code, encode(news(_dump(view))))
-
-    async def _with_history(self, code: str, seat: Seat) -> Game:
-        """``seat``'s game with its whole history (to undo, and to save the next move's
-        history document). Read after the seat: if the history has moved on since, so has
-        the seat, and the commit's version check refuses the move."""
-        docs = await self.store.read(code, history_keys(seat))
-        history = history_of(seat, [doc.data if doc is not None else None for doc in docs])
-        return Game.from_trusted_dict({**seat.game, "history": history})
+            await self.store.publish(code, encode(news(dump(view))))
 
     def _apply_in(self, meta: Meta, seat: Seat, game: Game, msg: p.Play | p.Undo | p.Restart) -> tuple[Game, str]:
         """Apply ``msg`` to ``seat``'s game in ``meta``'s room: the game after it (a new one
@@ -277,7 +242,7 @@ class RaceActions(ServiceBase):
         if session.seat is not None:
             key = seat_key(session.seat)
             if key not in docs:
-                raise _gone()
+                raise gone()
             seat = SEAT.decode(docs[key].data)
             hidden = phase(meta, now) in SECRET
             replies.append(state_view(seat, Game.from_trusted_dict(seat.game), docs[key].version, hidden=hidden))
@@ -285,21 +250,13 @@ class RaceActions(ServiceBase):
 
     async def hint(self, session: Session) -> list[dict[str, Any]]:
         assert session.room is not None and session.seat is not None
-        meta_doc, seat_doc = await self.store.read(session.room, ["meta", seat_key(session.seat)])
-        if meta_doc is None:
-            raise ProtocolError("unknown_room", "this room no longer exists")
-        if seat_doc is None:
-            raise _gone()
-        meta = META.decode(meta_doc.data)
-        if session.seat not in meta.seats:
-            raise _gone()
-        if phase(meta, self.clock()) != "racing":
+        room = await load_seat(self.store, session.room, session.seat)
+        if phase(room.meta, self.clock()) != "racing":
             raise ProtocolError("not_racing", "hints are available while the race runs")
-        seat = SEAT.decode(seat_doc.data)
-        _not_out(seat)
-        game = Game.from_trusted_dict(seat.game)
-        hint = tutorial.hint(game, seat.history) if meta.kind is Kind.TUTORIAL else game.hint()
-        return [{"type": "hint", "move": None if hint is None else str(hint), "version": seat_doc.version}]
+        _not_out(room.seat)
+        game, history = room.game, room.seat.history
+        hint = tutorial.hint(game, history) if room.meta.kind is Kind.TUTORIAL else game.hint()
+        return [{"type": "hint", "move": None if hint is None else str(hint), "version": room.version}]
 
     async def resign(self, session: Session) -> list[dict[str, Any]]:
         code, sid = session.room, session.seat
@@ -309,7 +266,7 @@ class RaceActions(ServiceBase):
         def action(room: Room) -> Change[dict[str, Any]]:
             seat_doc = room.doc(key)
             if seat_doc is None or sid not in room.meta.seats:
-                raise _gone()
+                raise gone()
             if phase(room.meta, self.clock()) not in ("racing", "countdown"):
                 raise ProtocolError("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
@@ -320,8 +277,8 @@ class RaceActions(ServiceBase):
             event = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
             return Change(
                 expect={"meta": room.version, key: seat_doc.version},
-                write={key: _dump(seat)},
-                log=(key, _dump({"version": version, "action": "resign"})),
+                write={key: dump(seat)},
+                log=(key, dump({"version": version, "action": "resign"})),
                 publish=not_to(session.conn_id, event),
                 value=state_view(seat, game, version, hidden=phase(room.meta, self.clock()) in SECRET),
             )
@@ -349,9 +306,29 @@ def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_
     return None if until[-2] == math.inf else int(until[-2])
 
 
+FINISHED = "you have finished this race"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What a move did, for :meth:`RaceActions.act` to follow up once it is committed (or
+    found needing no commit): the reply; whether the seat won with it; what a win sets off
+    (``finish``) or the race's end (``end``) to run; a refusal to raise after those; and
+    whether the move started a daily attempt's clock."""
+
+    meta: Meta
+    seat: Seat
+    reply: dict[str, Any] | None = None
+    won: bool = False
+    finish: bool = False
+    end: bool = False
+    refusal: ProtocolError | None = None
+    clock_started: bool = False
+
+
 def _not_out(seat: Seat) -> None:
     """Refuse a race action of a player who has finished or resigned."""
     if seat.finished_ms is not None:
-        raise ProtocolError("finished", "you have finished this race")
+        raise ProtocolError("finished", FINISHED)
     if seat.resigned:
         raise ProtocolError("resigned", "you resigned from this race")

@@ -12,22 +12,37 @@ earlier attempt saw.
 True
 >>> Change(value=False).commits
 False
+
+A player's move is the one action on the hot path, so it has its own transaction,
+:func:`transact_seat`, on one seat (:class:`SeatRoom`: the meta and that seat, not the whole
+room). A connection remembers what its last move committed (:class:`Memo`), and its next
+move starts from that instead of a read: the commit checks the versions, and whatever the
+action would refuse, or not commit, on a remembered room is decided again on a fresh read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+import msgspec
+
+from race.engine import Game
 from race.envelope import Envelope, encode
 from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, seat_key
+from race.rooms import Meta, Seat, history_keys, history_of, seat_key
 from race.store import Doc, Documents
 from race.views import META, SEAT
 
 RETRIES = 20
 T = TypeVar("T")
+_enc = msgspec.json.Encoder()
+
+
+def dump(obj: Any) -> str:
+    """A document's text: ``obj`` as JSON."""
+    return _enc.encode(obj).decode()
 
 
 def conflict() -> ProtocolError:
@@ -36,6 +51,10 @@ def conflict() -> ProtocolError:
 
 def unknown_room(code: str) -> ProtocolError:
     return ProtocolError("unknown_room", f"there is no room {code} (it may have expired)")
+
+
+def gone() -> ProtocolError:
+    return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
 
 
 @dataclass(frozen=True)
@@ -70,6 +89,8 @@ class Change(Generic[T]):
     publish: Envelope | None = None
     log: tuple[str, str] | None = None
     value: T | None = None
+    #: A seat action's game after the change: remembered for the connection's next move.
+    game: Game | None = None
 
     @property
     def commits(self) -> bool:
@@ -114,4 +135,116 @@ async def transact(
         publish = encode(change.publish) if change.publish is not None else None
         if await store.commit(code, expect=change.expect, write=change.write, log=change.log, publish=publish):
             return change.value
+    raise conflict()
+
+
+async def create(store: Documents, make: Callable[[], tuple[Meta, dict[str, str]]]) -> tuple[Meta, dict[str, str]]:
+    """Commit a new room: ``make`` gives its meta, under a fresh code, and the documents to
+    write (``meta`` among them); on a code already taken, again with another. The meta and
+    the documents written."""
+    for _ in range(RETRIES):
+        meta, write = make()
+        if await store.commit(meta.code, expect={"meta": 0}, write=write):
+            return meta, write
+    raise conflict()
+
+
+@dataclass(slots=True)
+class SeatRoom:
+    """One seat of a room as a read found it, or as the connection's last move left it:
+    the meta and seat documents decoded, and the seat's game (with its whole history once
+    the action asked for it by raising :class:`NeedHistory`)."""
+
+    code: str
+    sid: str
+    meta_doc: Doc
+    seat_doc: Doc
+    meta: Meta
+    seat: Seat
+    game: Game
+    remembered: bool = False
+
+    @property
+    def key(self) -> str:
+        return seat_key(self.sid)
+
+    @property
+    def version(self) -> int:
+        """The seat document's version: the player's state version."""
+        return self.seat_doc.version
+
+
+class NeedHistory(Exception):
+    """Raised by a seat action, before it has changed anything, for the seat's game with its
+    whole history (to undo, or to save the history document of a move)."""
+
+
+class Memo:
+    """What a connection's last move committed, for its next move to start from (used once)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: SeatRoom | None = None
+
+    def forget(self) -> None:
+        self.last = None
+
+
+async def load_seat(store: Documents, code: str, sid: str) -> SeatRoom:
+    """Seat ``sid`` of room ``code`` as it is now; ``unknown_room`` or ``not_in_room``
+    when there is no such room, or no such seat in it."""
+    meta_doc, seat_doc = await store.read(code, ["meta", seat_key(sid)])
+    if meta_doc is None:
+        raise ProtocolError("unknown_room", "this room no longer exists")
+    meta = META.decode(meta_doc.data)
+    if seat_doc is None or sid not in meta.seats:
+        raise gone()
+    seat = SEAT.decode(seat_doc.data)
+    return SeatRoom(code, sid, meta_doc, seat_doc, meta, seat, Game.from_trusted_dict(seat.game))
+
+
+async def _with_history(store: Documents, room: SeatRoom) -> Game:
+    """The room's game with its whole history. Read after the seat: if the history has
+    moved on since, so has the seat, and the commit's version check refuses the move."""
+    docs = await store.read(room.code, history_keys(room.seat))
+    history = history_of(room.seat, [doc.data if doc is not None else None for doc in docs])
+    return Game.from_trusted_dict({**room.seat.game, "history": history})
+
+
+async def transact_seat(
+    store: Documents, code: str, sid: str, action: Callable[[SeatRoom], Change[T]], memo: Memo
+) -> T | None:
+    """Run ``action`` on seat ``sid`` of room ``code`` and commit its change, as
+    :func:`transact` does; starting from what ``memo`` remembers of the connection's last
+    move when it is of this seat, and remembering what this change commits."""
+    room, memo.last = memo.last, None
+    for _ in range(RETRIES):
+        if room is None or room.code != code or room.sid != sid:
+            room = await load_seat(store, code, sid)
+        try:
+            try:
+                change = action(room)
+            except NeedHistory:
+                room.game = await _with_history(store, room)
+                change = action(room)
+        except ProtocolError:
+            if room.remembered:
+                room = None  # refusals are decided on a fresh read, never on a memory
+                continue
+            raise
+        if not change.commits:
+            if room.remembered:
+                room = None
+                continue
+            return change.value
+        publish = encode(change.publish) if change.publish is not None else None
+        if await store.commit(code, expect=change.expect, write=change.write, log=change.log, publish=publish):
+            meta = change.write.get("meta")
+            meta_doc = room.meta_doc if meta is None else Doc(room.meta_doc.version + 1, meta)
+            seat_doc = Doc(room.version + 1, change.write[room.key])
+            game = change.game if change.game is not None else room.game
+            memo.last = SeatRoom(code, sid, meta_doc, seat_doc, room.meta, room.seat, game, remembered=True)
+            return change.value
+        room = None
     raise conflict()

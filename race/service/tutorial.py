@@ -11,10 +11,10 @@ from race import protocol as p
 from race import tutorial
 from race.rooms import Kind, Meta, Status, device_id, new_token
 from race.service.base import Session, log
-from race.service.lobby import LobbyActions
+from race.service.entry import EntryActions
 
 
-class TutorialActions(LobbyActions):
+class TutorialActions(EntryActions):
     async def tutorial(self, session: Session, msg: p.Tutorial) -> list[dict[str, Any]]:
         self._not_seated(session)
         name = p.clean_name(msg.name)

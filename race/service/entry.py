@@ -1,0 +1,216 @@
+"""Entering a room: creating it, joining it, taking one's seat again, or watching it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from race import protocol as p
+from race.engine import Game
+from race.envelope import encode, replace
+from race.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
+from race.players import ranked_on
+from race.protocol import ProtocolError
+from race.record import daily_day, kept_back, utc_date
+from race.record import decode as decode_record
+from race.rooms import (
+    MAX_PLAYERS,
+    Meta,
+    Seat,
+    device_id,
+    is_done,
+    last_seat,
+    new_code,
+    new_token,
+    normalise_code,
+    phase,
+    random_deal,
+    seat_key,
+    token_key,
+)
+from race.service.base import Role, ServiceBase, Session, log
+from race.service.repo import Change, Room, create, dump, transact
+from race.store import Doc
+from race.views import META, room_message, room_view, seats_of
+
+
+class EntryActions(ServiceBase):
+    """Entering a room: as its first player, a new player, a player back, or a spectator."""
+
+    async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        name = p.clean_name(msg.name)
+        await self.admit_new_room(session)
+        deal: int | str = msg.deal if msg.deal is not None else random_deal()
+        difficulty: str = msg.difficulty
+        extra: dict[str, str] = {}
+        if msg.ghosts:  # past games raced again: their deal and difficulty are the room's
+            deal, difficulty, ghosts = await self._ghosts(msg)
+            extra["ghosts"] = encode_ghosts(ghosts)
+        now = self.clock()
+        token = new_token()
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
+                code=code,
+                difficulty=difficulty,
+                deal=deal,
+                host="s1",
+                created=now,
+                listed=msg.listed,
+                time_limit=msg.time_limit,
+                seats=["s1"],
+                known_deal=msg.deal is not None or bool(msg.ghosts),
+                spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
+            )
+
+        meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
+        log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
+        return [self.joined(docs, "s1", token)]
+
+    async def _ghosts(self, msg: p.Create) -> tuple[int | str, str, list[Ghost]]:
+        """The games ``msg`` names, as ghosts, with their deal and difficulty."""
+        records = []
+        today = utc_date(self.clock())
+        for rid in dict.fromkeys(msg.ghosts):
+            data = await self.store.record_get(rid)
+            if data is None:
+                raise ProtocolError("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
+            record = decode_record(data)
+            if kept_back(record, today) and not await ranked_on(
+                self.store, msg.token, daily_day(record) or today, record.difficulty
+            ):
+                raise ProtocolError(
+                    "kept_back",
+                    "a daily challenge game of today can be raced once the day is over, "
+                    "or by a player with a result on that day's board",
+                )
+            records.append(record)
+        try:
+            deal, difficulty, ghosts = ghosts_of(records)
+        except GhostError as exc:
+            raise ProtocolError("bad_ghosts", str(exc)) from None
+        if msg.deal is not None and msg.deal != deal:
+            raise ProtocolError("bad_ghosts", "a ghost race is on its ghosts' deal: leave the deal out")
+        return deal, difficulty, ghosts
+
+    async def open_room(
+        self,
+        session: Session,
+        meta_for: Callable[[str], Meta],
+        name: str,
+        token: str,
+        extra: dict[str, str] | None = None,
+        *,
+        device: str = "",
+        game: Game | None = None,
+    ) -> tuple[Meta, dict[str, Doc]]:
+        """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
+        found by ``token`` (and played from ``device``, see :func:`race.rooms.device_id`),
+        with the documents ``extra`` (its ghosts), playing ``game`` (by default the deal of
+        the room's meta); seat ``session``
+        there, and list the room. Returns its meta and the documents just written: once the
+        room is committed nothing may fail, or the client would be seated without ever
+        getting its token."""
+
+        def make() -> tuple[Meta, dict[str, str]]:
+            meta = meta_for(new_code())
+            first = game if game is not None else Game.deal(meta.deal, meta.difficulty)
+            seat = Seat(seat="s1", name=name, game=first.to_dict(), device=device)
+            return meta, {"meta": dump(meta), seat_key("s1"): dump(seat), token_key(token): "s1", **(extra or {})}
+
+        meta, write = await create(self.store, make)
+        session.room, session.seat, session.role = meta.code, "s1", Role.PLAYER
+        await self.list_room(meta)
+        return meta, {key: Doc(1, data) for key, data in write.items()}
+
+    async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        name = p.clean_name(msg.name)
+        token = new_token()
+
+        def action(room: Room) -> Change[tuple[str, dict[str, Doc]]]:
+            meta, docs = room.meta, room.docs
+            if phase(meta, self.clock()) != "lobby":
+                raise ProtocolError("already_started", "this race has already started; you can watch it")
+            if len(meta.seats) >= MAX_PLAYERS:
+                raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
+            seats = seats_of(docs, meta)
+            taken = next((s.name for s, _ in seats if p.name_key(s.name) == p.name_key(name)), None)
+            if taken is not None:
+                same = "" if taken == name else f" ({name!r} reads the same)"
+                raise ProtocolError("name_taken", f"someone in this room is already called {taken!r}{same}")
+            # A fresh seat id, never one given up (a retried remove must not find a newcomer there).
+            meta.last_seat = last_seat(meta) + 1
+            sid = f"s{meta.last_seat}"
+            meta.seats.append(sid)
+            if not meta.host:  # everyone had left
+                meta.host = sid
+            game = Game.deal(meta.deal, meta.difficulty).to_dict()
+            seat = Seat(seat=sid, name=name, game=game, device=device_id(msg.device))
+            after = {**docs, "meta": Doc(room.version + 1, dump(meta)), seat_key(sid): Doc(1, dump(seat))}
+            return Change(
+                expect={"meta": room.version, seat_key(sid): 0},
+                write={"meta": dump(meta), seat_key(sid): dump(seat), token_key(token): sid},
+                publish=room_message(after, self.clock()),
+                value=(sid, after),
+            )
+
+        joined = await transact(self.store, code, action)
+        assert joined is not None
+        sid, docs_after = joined
+        session.room, session.seat, session.role = code, sid, Role.PLAYER
+        log.info("room %s: %s joined", code, sid)
+        return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
+
+    async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        docs = await self._room(code)
+        tok = docs.get(token_key(msg.token))
+        if tok is None or tok.data not in META.decode(docs["meta"].data).seats:  # "": a seat given up
+            raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
+        sid = tok.data
+        reply = self.joined(docs, sid, None)
+        own = docs[seat_key(sid)]
+        if msg.version is not None and msg.version <= own.version:
+            missed = await self.store.log_since(code, seat_key(sid), msg.version)
+            # Only a complete account: a rematch deals every seat anew without a log entry.
+            if missed is not None and [e.version for e in missed] == list(range(msg.version + 1, own.version + 1)):
+                reply["missed"] = [msgspec.json.decode(e.data) for e in missed]
+        # Seated before the others are told to let go: of two connections resuming one seat
+        # at once, each is seated when the other's replace arrives (one or both are closed,
+        # and a closed page offers to take the seat back), never both left open.
+        session.room, session.seat, session.role = code, sid, Role.PLAYER
+        try:
+            await self.store.publish(code, encode(replace(sid, session.conn_id)))
+            # A remove that committed since the read above found this connection not yet
+            # seated, so its close missed it: look again now that it is.
+            (meta_doc,) = await self.store.read(code, ["meta"])
+            if meta_doc is None or sid not in META.decode(meta_doc.data).seats:
+                raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
+        except BaseException:
+            session.room = session.seat = session.role = None
+            raise
+        return [reply]
+
+    async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
+        self._not_seated(session)
+        code = normalise_code(msg.room)
+        docs = await self._room(code)
+        meta = META.decode(docs["meta"].data)
+        device = device_id(msg.device)
+        session.room, session.role = code, Role.SPECTATOR
+        # A device racing in this room sees no boards until its own game is done.
+        racing = [seat.seat for seat, _ in seats_of(docs, meta) if seat.device == device and not is_done(seat)]
+        session.blind = bool(device) and bool(racing) and phase(meta, self.clock()) != "over"
+        session.delay_ms = round(meta.spectator_delay * self.spectator_second_ms)
+        self._schedule(docs)
+        view = room_view(docs, self.clock(), spectator=session.sees_boards)
+        watching: dict[str, Any] = {"type": "watching", "room": view}
+        if session.blind:
+            watching["blind"] = racing[0]  # (the page says why; it watches again once that game is done)
+        return [watching]
