@@ -11,7 +11,8 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 
-from race.store.pipe import _INCOMPLETE, RedisPipe, RedisSubscriber, encode, parse
+from race.store.pipe import RedisPipe, RedisSubscriber
+from race.store.resp import INCOMPLETE, encode, parse
 from race.store.scripts import COMMIT
 from tests.support.processes import RedisServer
 
@@ -38,7 +39,7 @@ def test_parse_reads_each_reply_kind_and_waits_for_the_rest(raw: bytes, value: o
     got, pos = parse(buf, 0)
     assert got == value and parse(buf, pos) == (7, len(buf))
     for cut in range(len(raw)):  # every prefix is incomplete, never a wrong value
-        assert parse(bytearray(raw[:cut]), 0) == (_INCOMPLETE, 0)
+        assert parse(bytearray(raw[:cut]), 0) == (INCOMPLETE, 0)
 
 
 def test_parse_returns_error_replies_as_exceptions() -> None:
