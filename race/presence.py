@@ -15,7 +15,10 @@ once every ``watchers_every`` seconds for the spectators' (a room with many spec
 would otherwise send each of them a message per arrival). Each refresh also gives this
 process's own connections of each room its presence, so a message lost to a store outage or
 a deploy is made good within ``ttl / 3``, one message per connection whatever the number
-of processes. Presence is best effort: no failure of it reaches a client or holds up anything else.
+of processes. A refresh that finds the room gone (it expired, unused for the store's ttl)
+tells this process's connections of it so (``unknown_room``, as a message to the room would
+have) and stops refreshing it. Presence is best effort: no failure of it reaches a client or
+holds up anything else.
 Every process's clock is taken to be right (the race's timing already relies on it).
 """
 
@@ -36,6 +39,12 @@ from race.views import presence_view
 
 log = logging.getLogger(__name__)
 _LOCKS = 64  # rooms share this many locks: one room's presence calls never overlap
+
+
+#: What a room's connections are told when it has expired.
+EXPIRED = p.encode(
+    {"type": "error", "code": "unknown_room", "message": "this room has expired: nothing happened in it for too long"}
+)
 
 
 def member_id(conn_id: str, seat: str | None) -> str:
@@ -65,7 +74,7 @@ class Presence:
         clock: Callable[[], float] = time.time,
         local_deliver: Callable[[str, str], None] | None = None,
         on_player: Callable[[str], Coroutine[Any, Any, None]] | None = None,
-        describe: Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]] | None = None,
+        describe: Callable[[str, dict[str, Any]], Coroutine[Any, Any, bool]] | None = None,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
@@ -78,7 +87,7 @@ class Presence:
         #: is live again.
         self.on_player = on_player
         #: Adds to a room's ``presence`` message what depends on the room as well (the
-        #: service's ``end_from``) before it is sent.
+        #: service's ``end_from``) before it is sent; False when the room no longer exists.
         self.describe = describe
         self.ttl = ttl
         self.watchers_every = watchers_every
@@ -159,8 +168,9 @@ class Presence:
                 now = self.clock()
                 roll = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
-            if self.describe is not None:
-                await self.describe(room, view)
+            if self.describe is not None and not await self.describe(room, view) and refresh:
+                self._expired(room)
+                return None
             if tell is Tell.ALWAYS or (roll.changed and tell is Tell.NOW):
                 told = news(p.encode(view))
                 await self.store.publish(room, encode(told if skip is None else not_to(skip, told)))
@@ -178,6 +188,14 @@ class Presence:
         except Exception:
             log.exception("room %s: presence failed", room)
         return None
+
+    def _expired(self, room: str) -> None:
+        """``room`` is gone: tell this process's connections of it, and refresh it no more
+        (they depart as they close)."""
+        log.info("room %s: expired with %d connection(s) of this process in it", room, len(self.local.get(room, ())))
+        self.local.pop(room, None)
+        if self.local_deliver is not None:
+            self.local_deliver(room, EXPIRED)
 
     def _tell_soon(self, room: str) -> None:
         """Tell the room its presence in ``watchers_every`` seconds (once for every change

@@ -174,15 +174,17 @@ class RaceActions(ServiceBase):
             soon = f"try again in {(at - now + 999) // 1000} s"
             raise ProtocolError("not_host", f"a player still racing has only just gone and may be back: {soon}")
 
-    async def presence_end(self, code: str, view: dict[str, Any]) -> None:
-        """Add to the room's ``presence`` message its ``end_from`` (``None`` outside a race)."""
+    async def presence_end(self, code: str, view: dict[str, Any]) -> bool:
+        """Add to the room's ``presence`` message its ``end_from`` (``None`` outside a race);
+        whether the room still exists (it expires once unused for the store's ttl)."""
         docs = await self.store.read_all(code)
         meta = META.decode(docs["meta"].data) if "meta" in docs else None
         if meta is None or phase(meta, self.clock()) not in ("racing", "countdown"):
             view["end_from"] = None
-            return
+            return meta is not None
         racing = [sid for sid in meta.seats if not is_done(SEAT.decode(docs[seat_key(sid)].data))]
         view["end_from"] = end_from(racing, set(view["here"]), view["away_since"], self.host_away_ms)
+        return True
 
     async def _out(self, code: str) -> None:
         """A player went out of the race: end it if everyone is out, else tell the room its

@@ -131,3 +131,24 @@ async def test_presence_says_from_when_a_player_out_of_the_race_may_end_it() -> 
         await cy.expect("room", where=lambda m: m["room"]["phase"] == "over")
         for client in (ann, cy):
             await client.close()
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+async def test_the_pages_of_a_room_that_expires_are_told_at_once(backend: str, request: pytest.FixtureRequest) -> None:
+    """A room unused for the store's ttl expires; its players and spectators hear so from the
+    next presence refresh (a third of the presence ttl), not only at their next message."""
+    url = "memory://" if backend == "memory" else request.getfixturevalue("redis_url")
+    with running(s := Server(url, ROOM_TTL_SECONDS="1", PRESENCE_TTL_SECONDS="0.6")):
+        ann = await Client.connect(s.ws_url)
+        await ann.request({"type": "create", "name": "Ann"}, "joined")
+        code = (await ann.request({"type": "sync"}, "room"))["room"]["code"]
+        eve = await Client.connect(s.ws_url)
+        await eve.request({"type": "watch", "room": code}, "watching")
+        for c in (ann, eve):
+            told = await c.expect("error", timeout=15)
+            assert told["code"] == "unknown_room" and "expired" in told["message"], told
+        # And so is whoever asks after it.
+        gone = await ann.request({"type": "sync"}, "room")
+        assert gone["type"] == "error" and gone["code"] == "unknown_room", gone
+        for c in (ann, eve):
+            await c.close()
