@@ -203,7 +203,8 @@ export class BoardView {
       if (this.bySource.has(key)) slot.firstChild.classList.add("movable");
       el.dataset.count = f.count;
       el.classList.toggle("full", f.count >= 13);
-      el.querySelector(".fcount").textContent = `${f.count}/13`;
+      // "/13" goes where the cards are smallest (a phone on its side): the counts keep apart
+      el.querySelector(".fcount").replaceChildren(String(f.count), h("span", { class: "of" }, "/13"));
       el.setAttribute("aria-label", `${foundationLabel(key)} foundation: ${card(f.top).name}, ${f.count} of 13`);
     }
     this.mark();
