@@ -107,6 +107,18 @@ RIVAL_IN_VIEW_JS = """() => {
   });
 }"""
 
+# How much of the space it has the board fills, with the page at its top: the crescent's
+# width against its column's, and how far down the window it reaches from the column's top.
+FILLS_JS = """() => {
+  window.scrollTo(0, 0);
+  const board = document.querySelector("[data-testid=board]");
+  const parts = [...board.querySelectorAll(".pile, .foundation")].map((e) => e.getBoundingClientRect());
+  const column = board.parentElement.getBoundingClientRect();
+  const left = Math.min(...parts.map((r) => r.left)), right = Math.max(...parts.map((r) => r.right));
+  const bottom = Math.max(...parts.map((r) => r.bottom));
+  return Math.max((right - left) / column.width, (bottom - column.top) / (innerHeight - column.top));
+}"""
+
 # The width of the board's cards (the race's board, the daily page's: one board on the page).
 CARD_WIDTH_JS = """() => document.querySelector("[data-testid=board] .card").getBoundingClientRect().width"""
 
@@ -129,6 +141,13 @@ def look(tab: Tab, size: str, view: str, problems: list[str]) -> None:
     found: list[str] = page.evaluate(OVERLAPS_JS)
     if found:
         problems.append(f"{view} at {size}: labels overlap: {found}")
+
+
+def assert_fills(tab: Tab, size: str, view: str, problems: list[str]) -> None:
+    """The board fills its column's width or the window's height (whichever limits it)."""
+    filled: float = tab.page.evaluate(FILLS_JS)
+    if filled < 0.85:
+        problems.append(f"{view} at {size}: the board fills {filled:.0%} of the space it has")
 
 
 def card_width(tab: Tab) -> float:
@@ -187,6 +206,7 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
             expect(page.get_by_test_id("countdown")).to_have_text("")  # "Go!" is over the board a moment
             page.wait_for_function(RIVAL_IN_VIEW_JS)  # the rival's progress, on every layout
             look(alice, size, "race", problems)
+            assert_fills(alice, size, "race", problems)
             racing = card_width(alice)
             expect(watcher.page.get_by_test_id("watch-player").locator(".card").first).to_be_visible()
             look(watcher, size, "watch", problems)
@@ -220,6 +240,7 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     expect(dp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     daily.settled()
     look(daily, size, "daily", problems)
+    assert_fills(daily, size, "daily", problems)
     # The daily page's board is as big as the race's (it has no rivals beside it).
     if card_width(daily) < racing - 0.5:
         problems.append(f"daily cards {card_width(daily)} px, race cards {racing} px")

@@ -11,6 +11,7 @@ import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js"
 import { PointerInput } from "./drag.js";
 import * as motion from "./motion.js";
 import { peekable, spreadPile, spreadToggle } from "./peek.js";
+import { sound } from "../sound.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
 export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
@@ -312,6 +313,7 @@ export class BoardView {
       return;
     }
     this.announce(`${zoneName(key)}: no move for this card now.`);
+    sound.play("refused");
     const el = this.zone(key);
     if (el) {
       el.classList.remove("nope");
