@@ -119,6 +119,10 @@ FILLS_JS = """() => {
   return Math.max((right - left) / column.width, (bottom - column.top) / (innerHeight - column.top));
 }"""
 
+# The ranking's results of cards ("41/104 cards") that break over more than one line.
+RESULTS_BROKEN_JS = """() => [...document.querySelectorAll("[data-testid=ranking] [data-testid=result] .nowrap")]
+  .filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)"""
+
 # The width of the board's cards (the race's board, the daily page's: one board on the page).
 CARD_WIDTH_JS = """() => document.querySelector("[data-testid=board] .card").getBoundingClientRect().width"""
 
@@ -225,6 +229,9 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     expect(podium).to_be_hidden()
     expect(page.get_by_test_id("over-banner")).to_be_visible()
     look(alice, size, "over", problems)
+    broken = page.evaluate(RESULTS_BROKEN_JS)
+    if broken:
+        problems.append(f"over at {size}: results broken over lines: {broken}")
     if card_width(alice) < racing - 0.5:
         problems.append(f"the board shrank from {racing} to {card_width(alice)} px cards when the banners came")
 
