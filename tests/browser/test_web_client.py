@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text, winning_line
+from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text, start_solo, winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -628,6 +628,74 @@ def test_a_mouse_resting_on_a_long_pile_spreads_it_to_read_every_card(browsing: 
     browsing.snap("peek")
     page.mouse.move(5, 5)
     expect(pile).not_to_have_class(re.compile(r"\bpeek\b"))
+
+
+def test_on_touch_the_spread_toggle_makes_a_tap_spread_a_pile_instead_of_playing(browsing: Browsing) -> None:
+    """A finger has no hover, and its long press selects: the board's "Spread" toggle makes a
+    tap on a pile spread it to be read (a second tap closes it), and sends nothing."""
+    solo = start_solo(browsing, "easy", TALL_DEAL, phone=True)
+    page = solo.page
+    state = solo.settled()
+    for move in TALL_LINE:
+        state = solo.play_by_drag(move, state)
+    pile = page.locator('[data-pile="4"]')
+    page.mouse.move(5, 5)  # (the drags' mouse, resting on the pile, spread it)
+    expect(pile).not_to_have_class(re.compile(r"\bpeek\b"))
+    assert min(page.evaluate(CORNERS_JS, 4)) < 0  # squeezed
+    moves = len(solo.sent_types("move"))
+
+    spread = page.get_by_test_id("spread")
+    spread.tap()
+    expect(spread).to_have_attribute("aria-pressed", "true")
+    pile.locator(".card").first.tap()  # a deep card: the pile
+    expect(pile).to_have_class(re.compile(r"\bpeek\b"))
+    assert min(page.evaluate(CORNERS_JS, 4)) >= 0  # every corner can be read
+    browsing.snap("spread")
+    pile.locator(".card[data-top]").tap()  # its top card too: it closes, and nothing is played
+    expect(pile).not_to_have_class(re.compile(r"\bpeek\b"))
+    assert len(solo.sent_types("move")) == moves
+    assert solo.settled()["version"] == state["version"]
+
+    # Off again, a tap plays or selects the pile's card as before.
+    spread.tap()
+    expect(spread).to_have_attribute("aria-pressed", "false")
+    pile.locator(".card[data-top]").tap()
+    page.wait_for_function(
+        """(v) => { const b = document.querySelector('[data-testid=board]');
+             return b.dataset.selected === 'p4' || Number(b.dataset.version) > v; }""",
+        arg=state["version"],
+    )
+    expect(pile).not_to_have_class(re.compile(r"\bpeek\b"))
+
+
+# The colour each suit's cards are drawn in on the board.
+SUIT_COLOURS_JS = """() => Object.fromEntries(["S", "H", "D", "C"].map((s) => {
+  const card = document.querySelector(`[data-testid=board] .card.suit-${s}`);
+  return [s, card ? getComputedStyle(card).color : null];
+}))"""
+
+
+def test_the_four_colour_deck_is_an_option_and_is_remembered(browsing: Browsing) -> None:
+    solo = start_solo(browsing, "easy", TALL_DEAL)
+    page = solo.page
+    solo.settled()
+    two = page.evaluate(SUIT_COLOURS_JS)
+    assert two["H"] == two["D"] and two["S"] == two["C"] and two["H"] != two["S"], two  # red and black
+    four = page.get_by_test_id("four-colour")
+    expect(four).to_have_attribute("aria-pressed", "false")
+    four.click()
+    expect(four).to_have_attribute("aria-pressed", "true")
+    colours = page.evaluate(SUIT_COLOURS_JS)
+    assert len(set(colours.values())) == 4, colours  # each suit its own
+    assert colours["H"] == two["H"] and colours["S"] == two["S"], colours
+
+    page.reload()  # remembered
+    solo.settled()
+    expect(page.get_by_test_id("four-colour")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SUIT_COLOURS_JS) == colours
+    page.get_by_test_id("four-colour").click()
+    expect(page.get_by_test_id("four-colour")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(SUIT_COLOURS_JS) == two
 
 
 def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_finishes(browsing: Browsing) -> None:

@@ -8,6 +8,7 @@ The graph is inspected through the page's own sound module, never listened to.""
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -69,6 +70,20 @@ def test_the_mute_toggle_silences_the_audio_graph_and_is_remembered(browsing: Br
     page.get_by_test_id("mute").click()
     expect(page.get_by_test_id("mute")).to_have_attribute("aria-pressed", "false")
     until(page, "s.context === 'running' && s.gain > 0")
+
+
+def test_a_card_with_no_move_is_refused_with_a_sound(browsing: Browsing) -> None:
+    tab = browsing.open("player", "/", still=True)
+    page = tab.page
+    solo_race(tab, DIFFICULTY, DEAL)
+    board = tab.settled()
+    sources = {move.split(">")[0] for move in board["legal"] if ">" in move}
+    stuck = next(i for i, pile in enumerate(board["piles"]) if pile and f"p{i}" not in sources)
+    before = sound(page)["voices"]
+    page.locator(f'[data-testid=board] [data-pile="{stuck}"] .card[data-top]').click()
+    expect(page.locator(f'[data-testid=board] [data-pile="{stuck}"]')).to_have_class(re.compile(r"\bnope\b"))
+    until(page, f"s.voices === {before + 1}")
+    assert tab.sent_types("move") == []  # nothing was sent
 
 
 async def bob_wins(ws_url: str, code: str) -> int:

@@ -10,6 +10,8 @@ import { announce, announcer, h } from "../dom.js";
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js";
 import { PointerInput } from "./drag.js";
 import * as motion from "./motion.js";
+import { peekable, spreadPile, spreadToggle } from "./peek.js";
+import { sound } from "../sound.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
 export const BOTTOM_ROW = [15, 14, 13, 12, 11, 10, 9, 8]; // clockwise around the crescent
@@ -34,26 +36,6 @@ export function cardElement(text, extra = {}) {
   );
 }
 
-const PEEK_MS = 350; // a mouse resting this long on a pile spreads it to be read
-
-/** A pile under a resting mouse spreads its fan to show every card's corner (over what is
- * below it), and closes when the mouse leaves or presses: the deep cards a shuffle brings up
- * can be read. The pile's cards stay where they are: only their spacing changes. */
-function peekable(el) {
-  let timer = null;
-  const close = () => {
-    clearTimeout(timer);
-    el.classList.remove("peek");
-  };
-  el.addEventListener("pointerenter", (e) => {
-    if (e.pointerType !== "mouse") return;
-    clearTimeout(timer);
-    timer = setTimeout(() => el.classList.toggle("peek", el.querySelectorAll(".card").length > 1), PEEK_MS);
-  });
-  el.addEventListener("pointerleave", close);
-  el.addEventListener("pointerdown", close);
-}
-
 export class BoardView {
   /**
    * @param {object} options interactive (accept input), compact (small, for spectators),
@@ -69,6 +51,7 @@ export class BoardView {
     this.pending = false;
     this.closed = null; // why no card moves now, when none may (the race has not started)
     this.selected = null;
+    this.spreading = false; // a tap spreads a pile to be read (the "Spread" toggle, for touch)
     this.fly = null; // the card a drop put down: {text, to, rect}
     this.drawn = null; // the cards last drawn, as text
     this.dirty = false;
@@ -129,7 +112,10 @@ export class BoardView {
     this.el.append(top, middle, bottom);
     // What a screen reader is told of the board's input: a selection and its targets, a refusal.
     this.announcer = announcer("board-announce");
-    if (this.interactive) this.el.append(this.announcer);
+    if (this.interactive) {
+      this.spreadButton = spreadToggle(this);
+      this.el.append(this.announcer, this.spreadButton);
+    }
   }
 
   /** Draw a new board (and the moves allowed on it). Deferred while a card is dragged.
@@ -203,7 +189,8 @@ export class BoardView {
       if (this.bySource.has(key)) slot.firstChild.classList.add("movable");
       el.dataset.count = f.count;
       el.classList.toggle("full", f.count >= 13);
-      el.querySelector(".fcount").textContent = `${f.count}/13`;
+      // "/13" goes where the cards are smallest (a phone on its side): the counts keep apart
+      el.querySelector(".fcount").replaceChildren(String(f.count), h("span", { class: "of" }, "/13"));
       el.setAttribute("aria-label", `${foundationLabel(key)} foundation: ${card(f.top).name}, ${f.count} of 13`);
     }
     this.mark();
@@ -259,9 +246,11 @@ export class BoardView {
    * plays there. Otherwise a tap on a pile plays its top card to a foundation when one takes
    * it (the up foundation when both of the suit's foundations do), else selects it so the
    * next tap picks a pile; a tap on a foundation selects its top card for a give-back. A tap
-   * on the selected card clears the selection.
+   * on the selected card clears the selection. While spreading (the "Spread" toggle), a tap
+   * on a pile spreads it to be read instead.
    */
   tap(key) {
+    if (this.spreading && key[0] === "p") return spreadPile(this, this.zone(key));
     if (this.pending) return;
     if (this.selected && this.selected !== key) {
       const move = (this.bySource.get(this.selected) || []).find((m) => m.to.key === key);
@@ -324,6 +313,7 @@ export class BoardView {
       return;
     }
     this.announce(`${zoneName(key)}: no move for this card now.`);
+    sound.play("refused");
     const el = this.zone(key);
     if (el) {
       el.classList.remove("nope");
