@@ -6,6 +6,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
+from .crowd import Crowd
 from .load import Phase
 
 
@@ -17,6 +18,8 @@ class ServerResult:
     fanout: Phase | None = None
     spectators: int = 0
     kib_per_connection: float | None = None
+    crowd: Crowd | None = None
+    crowd_echo: Crowd | None = None
 
 
 def table(results: list[ServerResult]) -> str:
@@ -57,6 +60,19 @@ def table(results: list[ServerResult]) -> str:
                 f"connections held ({r.label}): {r.spectators:,} idle spectators, "
                 f"{r.kib_per_connection:.1f} KiB of server RSS each"
             )
+    crowds = [c for r in results for c in (r.crowd, r.crowd_echo) if c is not None]
+    if crowds:
+        head = (
+            f"{'crowd':<22} {'recipients':>10} {'messages':>8} {'srv CPU us/recipient':>20} "
+            f"{'last frame p50 ms':>17} {'max ms':>7} {'lost':>5}"
+        )
+        lines += ["", head, "-" * len(head)]
+        for c in crowds:
+            per = c.us_per_recipient
+            lines.append(
+                f"{c.name:<22} {c.size:>10,} {c.sent:>8} {'-' if per is None else f'{per:.1f}':>20} "
+                f"{c.pct(0.5):>17.1f} {max(c.last_ms, default=float('nan')):>7.1f} {c.lost:>5}"
+            )
     return "\n".join(lines)
 
 
@@ -66,6 +82,31 @@ def goals(results: list[ServerResult], rate: float = 0) -> list[str]:
     out = []
     load = f"at {rate:,.0f} moves/s offered" if rate > 0 else "at the limit"
     for r in results:
+        move, fan = r.race.per_op_us(r.race.server_cpu), r.fanout.per_op_us(r.fanout.server_cpu) if r.fanout else None
+        if move and fan:
+            most = {"memory": 1.5, "redis": 2.0}.get(r.label)
+            ratio = move / fan
+            verdict = "" if most is None else (": met" if ratio <= most else ": NOT met")
+            goal = f" <= {most}x" if most is not None else ""
+            out.append(f"goal: {r.label} server CPU per move{goal} the fan-out echo's {load}{verdict} ({ratio:.2f}x)")
+        if r.kib_per_connection is not None:
+            kib = r.kib_per_connection
+            out.append(f"goal: {r.label} idle spectator <= 20 KiB: {'met' if kib <= 20 else 'NOT met'} ({kib:.1f} KiB)")
+        if r.crowd is not None and r.crowd_echo is not None:
+            a, b = r.crowd.us_per_recipient, r.crowd_echo.us_per_recipient
+            if a is not None and b:
+                ok = a <= 2 * b and not r.crowd.lost
+                out.append(
+                    f"goal: {r.label} crowd CPU per spectator <= 2x the fan-out echo's per recipient: "
+                    f"{'met' if ok else 'NOT met'} ({a / b:.2f}x)"
+                )
+        if r.crowd is not None and r.crowd.last_ms:
+            worst = max(r.crowd.last_ms)
+            ok = worst <= 50 and not r.crowd.lost
+            out.append(
+                f"goal: {r.label} crowd's last frame <= 50 ms after a move at 1 move/s: "
+                f"{'met' if ok else 'NOT met'} (max {worst:.1f} ms of {len(r.crowd.last_ms)})"
+            )
         if r.echo is not None and r.echo.rtts and r.race.rtts:
             ok = r.race.pct(0.5) <= 2 * r.echo.pct(0.5) and r.race.pct(0.99) <= 2 * r.echo.pct(0.99)
             out.append(f"goal: {r.label} move round trip <= 2x echo (p50 and p99) {load}: {'met' if ok else 'NOT met'}")

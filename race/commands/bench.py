@@ -31,6 +31,10 @@ loopback port), once with the embedded store and once with Redis (``--redis-url`
    same conditions on a machine whose load varies.
 4. **spectators**: ``--spectators`` idle connections that each ``watch`` a room; the server
    process's memory growth (``VmRSS`` in ``/proc/PID/status``) divided by their number.
+5. **crowd**: ``--crowd`` spectators watch one room whose one player makes ``--crowd-moves``
+   moves, one a second; then as many listeners of one fan-out echo group are sent the
+   spectators' messages at the same pace. Reported: the server's CPU per recipient of a
+   message, and the time from a move (or a message) to the last recipient's frame.
 
 The spawned servers run with a 0 s countdown, with the per-connection rate limit and the
 per-address connection limit lifted (every simulated client comes from 127.0.0.1, and each
@@ -56,6 +60,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from race.bench.crowd import crowd_phases
 from race.bench.load import (
     Conn,
     Phase,
@@ -102,6 +107,12 @@ def register(sub: Any) -> None:
         help=f"moves after which a player restarts its game, as a real game ends (default {GAME_LENGTH}; 0: never)",
     )
     p.add_argument("--spectators", type=int, default=1000, help="idle spectator connections (default 1000)")
+    p.add_argument(
+        "--crowd", type=int, default=1000, help="spectators of one room in the crowd phase (default 1000; 0: none)"
+    )
+    p.add_argument(
+        "--crowd-moves", type=int, default=10, help="moves measured in the crowd phase, one a second (default 10)"
+    )
     p.add_argument("--difficulty", choices=["easy", "medium", "hard"], default="medium")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' move choices (default 1)")
     p.add_argument(
@@ -180,6 +191,11 @@ async def bench_server(
     if pid is not None and args.spectators > 0:
         result.spectators = args.spectators
         result.kib_per_connection = await hold_spectators(ws_url, codes, pid, args.spectators, compression, progress)
+    if args.crowd > 0:
+        progress.note(f"{label}: {args.crowd:,} spectators of one room, {args.crowd_moves} moves a second apart")
+        result.crowd, result.crowd_echo = await crowd_phases(
+            label, ws_url, echo_url, pid, args.crowd, args.crowd_moves, 1.0, args.seed, compression
+        )
     return result
 
 
@@ -253,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
     if args.players > 8 * args.rooms:
         print("error: a room holds at most 8 players")
         return 2
-    raise_fd_limit(2 * (args.players + args.spectators) + 256)
+    raise_fd_limit(2 * (args.players + args.spectators + args.crowd) + 256)
     progress = Progress()
     load = f"{args.rate:,.0f} moves/s offered" if args.rate > 0 else "as fast as they can"
     print(
