@@ -1,18 +1,21 @@
 """One client's socket: what it is sent, in order and without holding anyone else up, and
 the watch for a client that has stopped taking what it is sent.
 
-What others send a client (the room's broadcasts) goes through a bounded queue drained by
-a sender task, so a client that stops reading only fills its own queue; when that overflows
-the client is disconnected (it can reconnect and resync) instead of slowing anyone else
-down. The replies to a client's own message are written at once by the task that read it
-when nothing is queued for the client (behind what is, otherwise): a mover's reply then
-leaves before the broadcasts of the same move to the rest of the room, without a hop
-through the sender task. Broadcasts that arrive while a client's message is handled are
-held (:meth:`Outbox.hold`) until its replies are out, so a client always reads the answer
-to what it sent (``joined``, ``state``) before the room's news that the same action caused,
-whatever the store's timing. A spectator of a room with a spectator delay gets everything
-(its own replies too, from the snapshot on) that much later, in order: it watches the race
-as it was (see :class:`DelayLine`). Every write holds one lock, so messages leave in order.
+What others send a client (the room's broadcasts) is written at once when nothing is queued
+or being written for the client and its socket takes it without waiting (no task switch: a
+room of a thousand spectators costs a thousand writes, not a thousand task wake-ups).
+Otherwise it goes through a bounded queue drained by a sender task (started when first
+needed), so a client that stops reading only fills its own queue; when that overflows the
+client is disconnected (it can reconnect and resync) instead of slowing anyone else down.
+The replies to a client's own message are written at once by the task that read it when
+nothing is queued for the client (behind what is, otherwise): a mover's reply then leaves
+before the broadcasts of the same move to the rest of the room. Broadcasts that arrive while
+a client's message is handled are held (:meth:`Outbox.hold`) until its replies are out, so a
+client always reads the answer to what it sent (``joined``, ``state``) before the room's
+news that the same action caused, whatever the store's timing. A spectator of a room with a
+spectator delay gets everything (its own replies too, from the snapshot on) that much later,
+in order: it watches the race as it was (see :class:`DelayLine`). Every write holds one
+lock, so messages leave in order.
 
 A client whose socket is full and who does not read, or who does not answer a close, would
 hold its address's slot, its presence and its subscriptions for good: neither the socket nor
@@ -25,13 +28,26 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from enum import Enum
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
+
+
+class _Suspended:
+    """A write begun at once that had to wait for the socket (its buffer is full): the
+    sender task finishes it, in its turn."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        if waiting is not None:  # as a task does with what a coroutine yields: it is then awaited again
+            waiting._asyncio_future_blocking = False
+        self.coro, self.waiting = coro, waiting
 
 
 class State(Enum):
@@ -99,7 +115,7 @@ class Outbox:
         return self.state is State.OPEN
 
     def start(self) -> None:
-        self._sender = asyncio.create_task(self._send_queued())
+        """Nothing to do: the sender task starts with the first message that must queue."""
 
     async def finish(self) -> None:
         """The client has gone: stop sending (a kick's close frame is the sender's to write)."""
@@ -172,8 +188,10 @@ class Outbox:
         if self._delayed is not None:
             self._delayed.close()
         while not self._queue.empty():
-            self._queue.get_nowait()
-        self._queue.put_nowait((_CLOSE, code, reason))
+            item = self._queue.get_nowait()
+            if isinstance(item, _Suspended):
+                item.coro.close()
+        self._put((_CLOSE, code, reason))
 
     def hold(self) -> None:
         """Hold the broadcasts from now on, until :meth:`release`."""
@@ -206,10 +224,33 @@ class Outbox:
     def _enqueue(self, message: str) -> None:
         if self.state is not State.OPEN:
             return
+        if self._queue.empty() and not self._writing.locked():
+            self._write_now(message)
+            return
         try:
-            self._queue.put_nowait(message)
+            self._put(message)
         except asyncio.QueueFull:
             self._overflow()
+
+    def _put(self, item: object) -> None:
+        self._queue.put_nowait(item)
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send_queued())
+
+    def _write_now(self, message: str) -> None:
+        """Write ``message`` without a task switch (nothing is queued or being written). The
+        write runs by hand up to its first wait; the web server's send only waits when the
+        socket's buffer is full, and then the sender task finishes it (queued first, so
+        every later message goes behind it)."""
+        coro = self.ws.send_text(message)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self._gone()
+            return
+        self._put(_Suspended(coro, waiting))
 
     def _overflow(self) -> None:
         log.info("connection %s is not reading; disconnecting it", self.name)
@@ -236,10 +277,32 @@ class Outbox:
                         self._writing_since, self._writer = time.monotonic(), asyncio.current_task()
                         await self.ws.close(code=item[1], reason=item[2])
                         return
-                    assert isinstance(item, str)
-                    await self._write(item)
+                    if isinstance(item, _Suspended):
+                        await self._resume(item)
+                    else:
+                        assert isinstance(item, str)
+                        await self._write(item)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._gone()
+
+    async def _resume(self, write: _Suspended) -> None:
+        """Finish a write begun by :meth:`_write_now` (holding ``_writing``), in sight of the
+        stall watch."""
+        self._writing_since, self._writer = time.monotonic(), asyncio.current_task()
+        try:
+            waiting = write.waiting
+            while True:
+                try:
+                    await (waiting if waiting is not None else asyncio.sleep(0))
+                except BaseException:
+                    write.coro.close()
+                    raise
+                try:
+                    waiting = write.coro.send(None)
+                except StopIteration:
+                    return
+        finally:
+            self._writing_since = self._writer = None
 
     # -- the stall watch -----------------------------------------------------------
 

@@ -75,6 +75,8 @@ class Settings:
             raise ValueError(f"SPECTATOR_SECOND_MS must not be negative, got {self.spectator_second_ms:g}")
         if self.write_timeout <= 0:
             raise ValueError(f"WRITE_TIMEOUT_SECONDS must be positive, got {self.write_timeout:g}")
+        if self.send_queue < 1:
+            raise ValueError(f"SEND_QUEUE must be at least 1, got {self.send_queue}")
         polls = (("LIVE_POLL_SECONDS", self.live_poll_seconds), ("ROOM_POLL_SECONDS", self.room_poll_seconds))
         for name, value in polls:
             if value <= 0:
@@ -145,6 +147,7 @@ class Settings:
             ws_compression=compression,
             presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
+            send_queue=int(num("SEND_QUEUE", cls.send_queue)),
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
             live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),
