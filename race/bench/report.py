@@ -133,6 +133,17 @@ def as_json(results: list[ServerResult], args: argparse.Namespace) -> dict[str, 
             "p99_ms": p.pct(0.99),
         }
 
+    def crowd(c: Crowd | None) -> dict[str, Any] | None:
+        if c is None:
+            return None
+        return {
+            "recipients": c.size,
+            "messages": c.sent,
+            "lost": c.lost,
+            "us_per_recipient": c.us_per_recipient,
+            "last_frame_ms": c.last_ms,
+        }
+
     return {
         "players": args.players,
         "rooms": args.rooms,
@@ -147,6 +158,8 @@ def as_json(results: list[ServerResult], args: argparse.Namespace) -> dict[str, 
                 "fanout": ph(r.fanout),
                 "spectators": r.spectators,
                 "kib_per_connection": r.kib_per_connection,
+                "crowd": crowd(r.crowd),
+                "crowd_echo": crowd(r.crowd_echo),
             }
             for r in results
         ],

@@ -113,6 +113,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--crowd-moves", type=int, default=10, help="moves measured in the crowd phase, one a second (default 10)"
     )
+    p.add_argument("--crowd-rate", type=float, default=1.0, help="moves a second in the crowd phase (default 1)")
     p.add_argument("--difficulty", choices=["easy", "medium", "hard"], default="medium")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' move choices (default 1)")
     p.add_argument(
@@ -192,9 +193,11 @@ async def bench_server(
         result.spectators = args.spectators
         result.kib_per_connection = await hold_spectators(ws_url, codes, pid, args.spectators, compression, progress)
     if args.crowd > 0:
-        progress.note(f"{label}: {args.crowd:,} spectators of one room, {args.crowd_moves} moves a second apart")
+        progress.note(
+            f"{label}: {args.crowd:,} spectators of one room, {args.crowd_moves} moves at {args.crowd_rate:g}/s"
+        )
         result.crowd, result.crowd_echo = await crowd_phases(
-            label, ws_url, echo_url, pid, args.crowd, args.crowd_moves, 1.0, args.seed, compression
+            label, ws_url, echo_url, pid, args.crowd, args.crowd_moves, 1 / args.crowd_rate, args.seed, compression
         )
     return result
 
@@ -262,6 +265,9 @@ async def run_all(args: argparse.Namespace, progress: Progress) -> list[ServerRe
 def run(args: argparse.Namespace) -> int:
     if args.players < 1 or args.rooms < 1 or args.rooms > args.players:
         print("error: need at least one player per room")
+        return 2
+    if args.crowd_rate <= 0:
+        print("error: --crowd-rate must be more than 0")
         return 2
     if args.rate < 0:
         print("error: --rate must be 0 (as fast as possible) or more")

@@ -16,7 +16,8 @@ from tests.support.processes import ROOT
 def test_bench_runs_every_phase_on_both_stores(redis_url: str, tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "2"]
-    args += ["--spectators", "20", "--redis-url", redis_url, "--json", str(out)]
+    args += ["--spectators", "20", "--crowd", "30", "--crowd-moves", "3", "--crowd-rate", "10"]
+    args += ["--redis-url", redis_url, "--json", str(out)]
     done = subprocess.run(
         [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
@@ -31,12 +32,19 @@ def test_bench_runs_every_phase_on_both_stores(redis_url: str, tmp_path: Path) -
             assert r[phase]["done"] > 0 and r[phase]["errors"] == 0
             assert 0 < r[phase]["p50_ms"] <= r[phase]["p99_ms"]
         assert r["spectators"] == 20 and r["kib_per_connection"] is not None
+        # The crowd: every spectator of the room, and every listener of the echo group, got
+        # every message, and the server's CPU was measured for them.
+        for name in ("crowd", "crowd_echo"):
+            c = r[name]
+            assert c["recipients"] == 30 and c["messages"] == 3 and c["lost"] == 0, c
+            assert c["us_per_recipient"] > 0 and len(c["last_frame_ms"]) == 3
+    assert "crowd CPU per spectator <= 2x the fan-out echo's per recipient" in done.stdout
 
 
 def test_bench_offers_a_fixed_rate_when_asked(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
-    args += ["--stores", "memory", "--spectators", "0", "--rate", "40", "--json", str(out)]
+    args += ["--stores", "memory", "--spectators", "0", "--crowd", "0", "--rate", "40", "--json", str(out)]
     done = subprocess.run(
         [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
@@ -56,7 +64,7 @@ def test_bench_players_restart_a_game_whose_history_is_full(tmp_path: Path) -> N
     bench starts) get ``too_many_moves``, counted as errors, and start their game over."""
     out = tmp_path / "bench.json"
     args = ["--players", "2", "--rooms", "1", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
-    args += ["--stores", "memory", "--spectators", "0", "--json", str(out)]
+    args += ["--stores", "memory", "--spectators", "0", "--crowd", "0", "--json", str(out)]
     env = {**os.environ, "MAX_GAME_MOVES": "5"}
     done = subprocess.run(
         [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
@@ -74,7 +82,7 @@ def test_bench_players_restart_their_game_after_a_game_length(tmp_path: Path) ->
     refuses a sixth move of a game (MAX_GAME_MOVES=6) never has to."""
     out = tmp_path / "bench.json"
     args = ["--players", "2", "--rooms", "1", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
-    args += ["--stores", "memory", "--spectators", "0", "--game-length", "5", "--json", str(out)]
+    args += ["--stores", "memory", "--spectators", "0", "--crowd", "0", "--game-length", "5", "--json", str(out)]
     env = {**os.environ, "MAX_GAME_MOVES": "6"}
     done = subprocess.run(
         [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env

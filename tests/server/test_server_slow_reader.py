@@ -38,6 +38,9 @@ async def test_a_spectator_that_reads_again_gets_every_broadcast_in_order(server
     code = joined["room"]["code"]
     players = [(await seat(server, "join", code, f"Player {i}"))[0] for i in range(2, 9)]  # a full room
     bob = players[0]
+    # The room's news of the joins has gone out (this process's broadcasts of them are done),
+    # so none of it can reach the spectator after its snapshot.
+    await ann.expect("room", where=lambda m: len(m["room"]["players"]) == 8)
     # A spectator that does not read for now: a tiny receive buffer, no compression, and its
     # library takes one message and then stops reading. Each lobby change sends everyone a
     # ~10 KB snapshot of the eight boards, so its socket fills after a few dozen.
