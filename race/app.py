@@ -37,11 +37,16 @@ from race.settings import Settings
 from race.solver_lines import SolverLines
 from race.static import read_client
 from race.store import Store, StoreUnavailable, open_store
+from race.transport import Contexts
 
 log = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
+def create_app(
+    settings: Settings | None = None, store: Store | None = None, contexts: Contexts | None = None
+) -> Starlette:
+    """The web app. ``contexts``: the websocket transport's compression contexts, which the app
+    rests while it runs (see :mod:`race.transport`)."""
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
@@ -95,9 +100,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         log.info("store: %s", settings.store_url.split("@")[-1])
         warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
         watchdog = asyncio.create_task(watch_for_stalls(live, settings.write_timeout))
+        resting = asyncio.create_task(contexts.run()) if contexts is not None else None
         yield
-        watchdog.cancel()
-        await asyncio.gather(watchdog, return_exceptions=True)
+        for task in (watchdog, resting):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         if warming is not None:
             warming.cancel()
             await asyncio.gather(warming, return_exceptions=True)

@@ -49,6 +49,8 @@ class Settings:
     daily_pace: Pace = field(default_factory=Pace)
     daily_warm: bool = True
     ws_compression: str = "deflate"
+    #: Seconds a connection sends nothing before its compression context is dropped.
+    ws_deflate_idle: float = 10.0
     presence_ttl: float = 30.0
     write_timeout: float = 10.0
     #: How long a player must have been away before the others may act without them (as host,
@@ -75,6 +77,8 @@ class Settings:
             raise ValueError(f"SPECTATOR_SECOND_MS must not be negative, got {self.spectator_second_ms:g}")
         if self.write_timeout <= 0:
             raise ValueError(f"WRITE_TIMEOUT_SECONDS must be positive, got {self.write_timeout:g}")
+        if self.ws_deflate_idle <= 0:
+            raise ValueError(f"WS_DEFLATE_IDLE_SECONDS must be positive, got {self.ws_deflate_idle:g}")
         if self.send_queue < 1:
             raise ValueError(f"SEND_QUEUE must be at least 1, got {self.send_queue}")
         polls = (("LIVE_POLL_SECONDS", self.live_poll_seconds), ("ROOM_POLL_SECONDS", self.room_poll_seconds))
@@ -145,6 +149,7 @@ class Settings:
             ),
             daily_warm=env.get("DAILY_WARM", "1") not in ("0", "false", "no", ""),
             ws_compression=compression,
+            ws_deflate_idle=num("WS_DEFLATE_IDLE_SECONDS", cls.ws_deflate_idle),
             presence_ttl=num("PRESENCE_TTL_SECONDS", cls.presence_ttl),
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
             send_queue=int(num("SEND_QUEUE", cls.send_queue)),

@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CONNECT_TIMEOUT = 20.0
+#: The servers' WS_DEFLATE_IDLE_SECONDS: longer than the crowd's second between moves.
+DEFLATE_IDLE = 3.0
 
 
 def free_port() -> int:
@@ -87,6 +89,7 @@ def race_server(store_url: str, spectators: int, workdir: Path, **settings: str)
         "BENCH_ECHO": "1",
         "DAILY_WARM": "0",  # the daily deals' solver would take a core from what is measured
         "SPECTATOR_DELAY_SECONDS": "0",  # the spectators' frames are measured as they leave
+        "WS_DEFLATE_IDLE_SECONDS": str(DEFLATE_IDLE),  # idle spectators are measured once idle
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         **settings,
     }

@@ -72,7 +72,7 @@ from race.bench.load import (
     seat_players,
     start_races,
 )
-from race.bench.processes import race_server, raise_fd_limit, redis_server, rss_kib, server_compression
+from race.bench.processes import DEFLATE_IDLE, race_server, raise_fd_limit, redis_server, rss_kib, server_compression
 from race.bench.report import ServerResult, as_json, goals, table
 
 ECHO_PATH = "/bench/echo"
@@ -191,7 +191,9 @@ async def bench_server(
         await asyncio.gather(*(pl.conn.close() for pl in players), *(c.close() for c in conns))
     if pid is not None and args.spectators > 0:
         result.spectators = args.spectators
-        result.kib_per_connection = await hold_spectators(ws_url, codes, pid, args.spectators, compression, progress)
+        result.kib_per_connection = await hold_spectators(
+            ws_url, codes, pid, args.spectators, compression, progress, 1.0 if args.url else 2 * DEFLATE_IDLE + 1
+        )
     if args.crowd > 0:
         progress.note(
             f"{label}: {args.crowd:,} spectators of one room, {args.crowd_moves} moves at {args.crowd_rate:g}/s"
@@ -203,8 +205,10 @@ async def bench_server(
 
 
 async def hold_spectators(
-    url: str, codes: list[str], pid: int, count: int, compression: str | None, progress: Progress
+    url: str, codes: list[str], pid: int, count: int, compression: str | None, progress: Progress, settle: float
 ) -> float:
+    """Each idle spectator's share of the server's memory, measured ``settle`` seconds after
+    the last began to watch."""
     await asyncio.sleep(0.5)
     before = rss_kib(pid)
     conns: list[Conn] = []
@@ -226,7 +230,9 @@ async def hold_spectators(
 
     try:
         await asyncio.gather(*(one(i) for i in range(count)))
-        await asyncio.sleep(1.0)
+        # Idle: the last presence news has gone out (a second after the last arrival), and the
+        # server has dropped their compression contexts (unused for DEFLATE_IDLE, rested every half of it).
+        await asyncio.sleep(settle)
         after = rss_kib(pid)
     finally:
         progress.done()

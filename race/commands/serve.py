@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     from race.app import create_app
     from race.settings import Settings
-    from race.transport import WebSocketProtocol
+    from race.transport import Contexts, protocol
 
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -128,12 +128,13 @@ def run(args: argparse.Namespace) -> int:
     configured = settings.share_origin
     if configured is None and shared:
         settings = dataclasses.replace(settings, share_origin=shared[0])
+    contexts = Contexts(settings.ws_deflate_idle)  # the transport's, rested by the app
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, contexts=contexts),
         host=args.host,
         port=args.port,
         ws_max_size=64 * 1024,
-        ws=WebSocketProtocol,
+        ws=protocol(contexts),
         ws_per_message_deflate=settings.ws_compression == "deflate",
         log_level=settings.log_level.lower(),
         proxy_headers=True,
