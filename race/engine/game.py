@@ -48,15 +48,21 @@ class Game:
 
     __slots__ = ("_fnd", "_piles", "difficulty", "move_stack", "seed", "shuffles_left")
 
-    def __init__(self, seed: int | str, difficulty: str = "medium") -> None:
-        seed_state(seed)
+    def __init__(self, seed: int | str, difficulty: str = "medium", *, _blank: bool = False) -> None:
+        # _blank: an empty shell for copy() and from_trusted_dict() to fill in (they set every
+        # field), without the deal; a compiled class has no __new__ to skip __init__ with.
         self.seed = seed
         self.difficulty = difficulty
-        allowance = check_difficulty(difficulty)
-        self._piles: list[list[int]] = [list(p) for p in deal_piles(seed)]
-        self._fnd: list[int] = [1] * 8
-        self.shuffles_left: int = allowance
+        self._piles: list[list[int]] = []
+        self._fnd: list[int] = []
+        self.shuffles_left: int = 0
         self.move_stack: list[Move] = []
+        if _blank:
+            return
+        seed_state(seed)
+        self.shuffles_left = check_difficulty(difficulty)
+        self._piles = [list(p) for p in deal_piles(seed)]
+        self._fnd = [1] * 8
 
     @classmethod
     def deal(cls, seed: int | str, difficulty: str = "medium") -> Game:
@@ -308,7 +314,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, history included."""
-        other = Game.__new__(Game)
+        other = Game(self.seed, self.difficulty, _blank=True)
         other.seed, other.difficulty = self.seed, self.difficulty
         other._piles = [list(p) for p in self._piles]
         other._fnd = list(self._fnd)
@@ -371,7 +377,7 @@ class Game:
         through :meth:`from_dict`. Raises ``ValueError`` only for a different format, and
         ``KeyError`` or ``TypeError`` for data of another shape; the result is otherwise
         unchecked."""
-        game = cls.__new__(cls)
+        game = Game(0, _blank=True)
         game.seed, game.difficulty, parts = saved.read_trusted(data)
         game._piles, game._fnd, game.shuffles_left, game.move_stack = parts
         return game
