@@ -26,11 +26,6 @@ from types import ModuleType
 
 #: The modules mypyc compiles, as paths from the checkout's root.
 COMPILED: tuple[str, ...] = (
-    "race/engine/cards.py",
-    "race/engine/deal.py",
-    "race/engine/game.py",
-    "race/engine/moves.py",
-    "race/engine/saved.py",
     "race/engine/tables.py",
     "race/solver/core.py",
 )

@@ -43,6 +43,14 @@ TOP14: Final[list[int]] = [TOP[f][n] for f in range(8) for n in range(14)]
 UPS: Final[list[int]] = list(UP)
 DOWNS: Final[list[int]] = list(DOWN)
 BYTES: Final[list[bytes]] = [bytes((c,)) for c in range(52)]
+#: POP16[x]: the bits set in ``x`` (0 to 65535). Compiled code has no native ``int.bit_count``:
+#: four look-ups here are several times cheaper than a method call on a boxed int.
+POP16: Final[list[int]] = [x.bit_count() for x in range(1 << 16)]
+
+
+def popcount(x: int) -> int:
+    """The bits set in ``x``, 0 <= x < 2**64."""
+    return POP16[x & 0xFFFF] + POP16[(x >> 16) & 0xFFFF] + POP16[(x >> 32) & 0xFFFF] + POP16[x >> 48]
 
 
 def pile_hash(pile: bytes) -> int:
@@ -101,7 +109,7 @@ class Levels:
     52-bit mask) the cards whose shallowest copy in the pile lies at depth ``d`` or less
     (depth as in :class:`race.solver.scoring.PileDepths`)."""
 
-    __slots__ = ("masks",)
+    __slots__ = ("m0", "m1", "m2", "m3", "m4", "m5", "m6")
 
     def __init__(self, pile: bytes, shuffles: int) -> None:
         masks = [0] * MAX_DEPTH
@@ -114,7 +122,7 @@ class Levels:
                 bit = 1 << pile[i]
                 for level in range(d, MAX_DEPTH):
                     masks[level] |= bit
-        self.masks = masks
+        self.m0, self.m1, self.m2, self.m3, self.m4, self.m5, self.m6 = masks
 
 
 @final
@@ -243,7 +251,7 @@ class Beam:
         order: list[int] = []
         for p in range(16):
             pile = ps[p]
-            if pile:
+            if len(pile) > 0:
                 c = pile[-1]
                 tops[p] = c
                 if firstpile[c] < 0:
@@ -276,7 +284,8 @@ class Beam:
             if not exposing and node.shuffles > 0:
                 self.child(node, SHUFFLE, 0, 0)
             for c in order:
-                for t in (UPS[c], DOWNS[c]):
+                for side in range(2):
+                    t = UPS[c] if side == 0 else DOWNS[c]
                     q0 = firstpile[t]
                     if q0 < 0:
                         continue
@@ -294,7 +303,8 @@ class Beam:
             if n < 2:
                 continue
             top = TOP14[f * 14 + n]
-            for t in (UPS[top], DOWNS[top]):
+            for side in range(2):
+                t = UPS[top] if side == 0 else DOWNS[top]
                 q0 = firstpile[t]
                 if q0 >= 0:
                     for q in range(q0, 16):
@@ -376,7 +386,7 @@ class Beam:
         r0 = r1 = r2 = r3 = r4 = r5 = r6 = 0
         empty = 0
         for pile in node.piles:
-            if not pile:
+            if len(pile) == 0:
                 empty += 1
                 continue
             lv = memo.get(pile)
@@ -385,36 +395,35 @@ class Beam:
                     memo.clear()
                 lv = Levels(pile, node.shuffles)
                 memo[pile] = lv
-            m = lv.masks
-            r0 |= m[0]
-            r1 |= m[1]
-            r2 |= m[2]
-            r3 |= m[3]
-            r4 |= m[4]
-            r5 |= m[5]
-            r6 |= m[6]
+            r0 |= lv.m0
+            r1 |= lv.m1
+            r2 |= lv.m2
+            r3 |= lv.m3
+            r4 |= lv.m4
+            r5 |= lv.m5
+            r6 |= lv.m6
         near_first = (
-            (first & r0).bit_count()
-            + (first & r1).bit_count()
-            + (first & r2).bit_count()
-            + (first & r3).bit_count()
-            + (first & r4).bit_count()
-            + (first & r5).bit_count()
-            + (first & r6).bit_count()
+            popcount(first & r0)
+            + popcount(first & r1)
+            + popcount(first & r2)
+            + popcount(first & r3)
+            + popcount(first & r4)
+            + popcount(first & r5)
+            + popcount(first & r6)
         )
         near_second = (
-            (second & r0).bit_count()
-            + (second & r1).bit_count()
-            + (second & r2).bit_count()
-            + (second & r3).bit_count()
-            + (second & r4).bit_count()
-            + (second & r5).bit_count()
-            + (second & r6).bit_count()
+            popcount(second & r0)
+            + popcount(second & r1)
+            + popcount(second & r2)
+            + popcount(second & r3)
+            + popcount(second & r4)
+            + popcount(second & r5)
+            + popcount(second & r6)
         )
         return (
             w.foundation * node.cards
-            + w.nxt * (near_first - MAX_DEPTH * first.bit_count())
-            + w.after * (near_second - MAX_DEPTH * second.bit_count())
+            + w.nxt * (near_first - MAX_DEPTH * popcount(first))
+            + w.after * (near_second - MAX_DEPTH * popcount(second))
             + w.empty * empty
             + 2 * w.shuffle * node.shuffles
         )
