@@ -26,6 +26,7 @@ from types import ModuleType
 
 #: The modules mypyc compiles, as paths from the checkout's root.
 COMPILED: tuple[str, ...] = (
+    "race/engine/rules.py",
     "race/engine/tables.py",
     "race/solver/core.py",
 )
