@@ -5,9 +5,10 @@ beside their sources. Python then imports those in place of the ``.py`` files, u
 
 - ``RACE_PURE=1`` is set: the pure modules run (the benchmarks and CI use this for the pure
   build in the same checkout);
-- some ``.py`` file is newer than its compiled module, or a compiled module is missing: the
-  build is stale, so the pure modules run and a warning says so once. ``.ci/test`` and
-  ``.ci/serve`` rebuild a stale build before they start.
+- some ``.py`` file is newer than its compiled module, a compiled module is missing, or one
+  is left from a module no longer listed: the build is stale, so the pure modules run and one
+  line on stderr says so. ``.ci/test`` and ``.ci/serve`` rebuild a stale build before they
+  start, so this only happens to a process started otherwise after an edit.
 
 Either way it is all or nothing: compiled modules call each other directly, so a mix of
 fresh and stale ones could run old code.
@@ -31,7 +32,6 @@ COMPILED: tuple[str, ...] = (
     "race/solver/core.py",
 )
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODULES: dict[str, str] = {path[:-3].replace("/", "."): os.path.join(ROOT, path) for path in COMPILED}
 
 
 def built(path: str) -> str | None:
@@ -54,18 +54,31 @@ def stale() -> list[str]:
     return out
 
 
+def orphans() -> list[str]:
+    """Compiled files no listed module owns: those of modules taken off :data:`COMPILED`, and
+    the shared libraries of earlier builds (mypyc names one per set of modules)."""
+    wanted = {built(os.path.join(ROOT, rel)) for rel in COMPILED}
+    found = [os.path.join(ROOT, name) for name in os.listdir(ROOT) if "__mypyc." in name and name.endswith(".so")]
+    for folder, _, names in os.walk(os.path.join(ROOT, "race")):
+        found += [os.path.join(folder, n) for n in names if n.endswith((".so", ".pyd"))]
+    shared = max((p for p in found if "__mypyc." in p), key=os.path.getmtime, default=None)
+    return sorted(p for p in found if p not in wanted and p != shared)
+
+
 def any_built() -> bool:
     return any(built(os.path.join(ROOT, rel)) is not None for rel in COMPILED)
 
 
 class PureFinder(MetaPathFinder):
-    """Finds the listed modules' ``.py`` sources, ahead of the compiled ones."""
+    """Finds the ``race`` package's modules' ``.py`` sources, ahead of any compiled ones."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        source = MODULES.get(fullname)
-        return None if source is None else importlib.util.spec_from_file_location(fullname, source)
+        if not fullname.startswith("race."):
+            return None
+        source = os.path.join(ROOT, *fullname.split(".")) + ".py"
+        return importlib.util.spec_from_file_location(fullname, source) if os.path.isfile(source) else None
 
 
 def choose() -> str:
@@ -74,9 +87,9 @@ def choose() -> str:
         return _pure()
     if not any_built():
         return "pure"
-    if old := stale():
+    if old := stale() + [os.path.relpath(p, ROOT) for p in orphans() if "__mypyc." not in p]:
         print(
-            f"race: the compiled engine is older than {old[0]}: running pure Python (.ci/compile.py rebuilds it)",
+            f"race: the compiled engine is stale ({old[0]}): running pure Python; .ci/compile.py rebuilds it",
             file=sys.stderr,
         )
         return _pure()
@@ -90,7 +103,7 @@ def _pure() -> str:
 
 
 def active() -> str:
-    """Which build this process runs: "compiled" when the engine's game module is an extension."""
-    from race.engine import game
+    """Which build this process runs: "compiled" when the solver's core is an extension module."""
+    from race.solver import core
 
-    return "compiled" if not game.__file__ or not game.__file__.endswith(".py") else "pure"
+    return "pure" if (core.__file__ or "").endswith(".py") else "compiled"
