@@ -72,7 +72,7 @@ def test_the_build_runs_what_it_says() -> None:
     assert native.active() == race.BUILD
 
 
-@pytest.mark.skipif(race.BUILD != "compiled", reason="no compiled build here")
+@pytest.mark.skipif(race.BUILD != "compiled", reason="not running the compiled build")
 def test_both_builds_search_the_same_nodes_to_the_same_results() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "race", "bench-solver", "--deals", "7,14", "--node-limit", "60000"],
