@@ -14,6 +14,7 @@ from collections.abc import Sequence
 COMMANDS = [
     "race.commands.deal",
     "race.commands.bench_engine",
+    "race.commands.bench_solver",
     "race.commands.serve",
     "race.commands.bench",
     "race.commands.bench_records",

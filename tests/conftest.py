@@ -68,3 +68,11 @@ def redis_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+def pytest_report_header() -> str:
+    """Which build of the engine and the solver the tests run: compiled (mypyc) or pure."""
+    import race
+    from race import native
+
+    return f"race.engine and race.solver: {race.BUILD} build ({native.active()} modules imported)"

@@ -12,17 +12,22 @@ A machine shared with other work runs at a varying speed, so the same run also t
 Python loop of ``list.append()`` + ``list.pop()`` pairs and prints each rate as a multiple of
 that baseline too: the multiples stay comparable between runs and machines. Every figure is
 the best of ``--repeat`` rounds (the baseline's rounds run before and after the engine's).
+
+With a compiled build it runs the same games again in the pure build (a child process with
+``RACE_PURE=1``) and prints the pure rate and the ratio beside each figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from race.commands.builds import build_note, compiled, in_pure_build
 from race.engine import DIFFICULTIES, Game, Move
 
 PLAY_UNDO_TARGET = 100_000
@@ -46,6 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument("--difficulty", choices=list(DIFFICULTIES), default="medium")
     p.add_argument("--max-moves", type=int, default=500, help="moves per game at most (default 500)")
     p.add_argument("--repeat", type=int, default=3, help="rounds; the best is reported (default 3)")
+    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # this build's figures, for the other
     p.set_defaults(func=run)
 
 
@@ -147,6 +153,13 @@ def run(args: argparse.Namespace) -> int:
         "push() + undo()": best_rate(lambda: time_pairs(records, difficulty, checked=False), repeat),
     }
     baseline = max(baseline_before, best_rate(lambda: time_baseline(BASELINE_PAIRS), repeat))
+    if args.json:
+        print(json.dumps({"rates": rates, "baseline": baseline}))
+        return 0
+    pure: dict[str, float] = {}
+    if compiled():
+        argv = ["bench-engine", "--games", str(args.games), "--seed", str(args.seed), "--difficulty", difficulty]
+        pure = in_pure_build([*argv, "--max-moves", str(args.max_moves), "--repeat", str(repeat)])["rates"]
     units = {"legal_moves()": "calls/s", "play()": "calls/s"}
     targets = {"legal_moves()": LEGAL_MOVES_TARGET, "play() + undo()": PLAY_UNDO_TARGET}
 
@@ -154,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         f"Engine benchmark: {args.games} random games (seed {args.seed}, {difficulty}), "
         f"{positions:,} positions; Python {platform.python_version()}, best of {repeat}"
     )
+    print(f"  {build_note()}")
     for name, rate in rates.items():
         unit = units.get(name, "pairs/s")
         line = f"  {name:<16}{rate:>12,.0f} {unit:<8}  {rate / baseline:7.4f} x baseline"
@@ -161,5 +175,7 @@ def run(args: argparse.Namespace) -> int:
             verdict = "met" if rate >= targets[name] else "NOT met"
             line += f"   (target {targets[name]:,}/s: {verdict})"
         print(line)
+        if name in pure:
+            print(f"  {'':<16}{pure[name]:>12,.0f} {unit:<8}  pure build; compiled / pure {rate / pure[name]:.2f}x")
     print(f"  baseline: list append() + pop() {baseline:,.0f} pairs/s")
     return 0

@@ -15,25 +15,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import saved
+from . import rules, saved
 from .cards import CARDS, Card
 from .deal import deal_piles, seed_state
 from .moves import (
     FOUNDATION_TO_FOUNDATION,
     FOUNDATIONS,
     GIVE_BACK,
-    GIVE_BACK_MOVES,
-    PILE_MOVES,
     PILE_TO_PILE,
     SHUFFLE,
-    SHUFFLE_MOVE,
     TO_FOUNDATION,
-    TO_FOUNDATION_MOVES,
     IllegalMove,
     InvalidMove,
     Move,
 )
-from .tables import DIFFICULTIES, DOWN, NEED, NEIGHBOURS, TOP, TOTAL_CARDS, UP, check_difficulty, fnd_need, fnd_top
+from .tables import DIFFICULTIES, DOWN, TOTAL_CARDS, UP, check_difficulty, fnd_need, fnd_top
 
 __all__ = ["DIFFICULTIES", "Game"]
 
@@ -112,54 +108,11 @@ class Game:
         pile-to-pile moves (by source pile, then target pile), then give-backs (by foundation,
         then target pile), then the shuffle.
         """
-        fnd = self._fnd
-        if sum(fnd) == TOTAL_CARDS:
-            return []
-        # Hot path (the solver calls this millions of times): table lookups, few calls.
-        tops = [(p, pile[-1]) for p, pile in enumerate(self._piles) if pile]
-        by_top: dict[int, list[int]] = {}
-        for p, c in tops:
-            if c in by_top:
-                by_top[c].append(p)
-            else:
-                by_top[c] = [p]
-        moves: list[Move] = []
-        append = moves.append
-        needs = [need[n] for need, n in zip(NEED, fnd, strict=True)]
-        for p, c in tops:
-            if c in needs:
-                row = TO_FOUNDATION_MOVES[p]
-                for f in range(8):
-                    if needs[f] == c:
-                        append(row[f])
-        get = by_top.get
-        for p, c in tops:
-            up, down = NEIGHBOURS[c]
-            above, below = get(up), get(down)
-            if above or below:
-                row = PILE_MOVES[p]
-                if above and below:
-                    for q in sorted(above + below):
-                        append(row[q])
-                else:
-                    for q in above or below:  # type: ignore[union-attr]
-                        append(row[q])
-        for f in range(8):
-            n = fnd[f]
-            if n > 1:
-                up, down = NEIGHBOURS[TOP[f][n]]
-                above, below = get(up), get(down)
-                if above or below:
-                    row = GIVE_BACK_MOVES[f]
-                    for q in sorted((above or []) + (below or [])):
-                        append(row[q])
-        if self.shuffles_left > 0:
-            moves.append(SHUFFLE_MOVE)
-        return moves
+        return rules.legal_moves(self._piles, self._fnd, self.shuffles_left)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
-        return self._illegal_reason(move) is None
+        return rules.is_legal(self._piles, self._fnd, self.shuffles_left, move._kind, move._a, move._b)
 
     def play(self, move: Move | str) -> Move:
         """Play ``move`` (a :class:`Move` or its text) and return it.
@@ -171,10 +124,10 @@ class Game:
             move = Move.parse(move)
         elif not isinstance(move, Move):
             raise InvalidMove(f"invalid move: {move!r} (expected a Move or its text)")
-        reason = self._illegal_reason(move)
-        if reason is not None:
-            raise IllegalMove(f"illegal move {move}: {reason}")
-        self._apply(move)
+        kind, a, b = move._kind, move._a, move._b
+        if not rules.is_legal(self._piles, self._fnd, self.shuffles_left, kind, a, b):
+            raise IllegalMove(f"illegal move {move}: {self._illegal_reason(move)}")
+        self.shuffles_left += rules.apply(self._piles, self._fnd, kind, a, b)
         self.move_stack.append(move)
         return move
 
@@ -267,38 +220,10 @@ class Game:
         return "cards never move from one foundation to another"
 
     def _apply(self, move: Move) -> None:
-        kind, a, b = move._kind, move._a, move._b
-        piles, fnd = self._piles, self._fnd
-        if kind == TO_FOUNDATION:
-            piles[a].pop()
-            fnd[b] += 1
-        elif kind == PILE_TO_PILE:
-            piles[b].append(piles[a].pop())
-        elif kind == GIVE_BACK:
-            piles[b].append(TOP[a][fnd[a]])
-            fnd[a] -= 1
-        else:
-            for pile in piles:
-                if len(pile) > 1:
-                    pile.append(pile.pop(0))
-            self.shuffles_left -= 1
+        self.shuffles_left += rules.apply(self._piles, self._fnd, move._kind, move._a, move._b)
 
     def _unapply(self, move: Move) -> None:
-        kind, a, b = move._kind, move._a, move._b
-        piles, fnd = self._piles, self._fnd
-        if kind == TO_FOUNDATION:
-            piles[a].append(TOP[b][fnd[b]])
-            fnd[b] -= 1
-        elif kind == PILE_TO_PILE:
-            piles[a].append(piles[b].pop())
-        elif kind == GIVE_BACK:
-            piles[b].pop()
-            fnd[a] += 1
-        else:
-            for pile in piles:
-                if len(pile) > 1:
-                    pile.insert(0, pile.pop())
-            self.shuffles_left += 1
+        self.shuffles_left += rules.unapply(self._piles, self._fnd, move._kind, move._a, move._b)
 
     def _any_card_move(self) -> bool:
         moves = self.legal_moves()

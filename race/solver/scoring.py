@@ -15,6 +15,8 @@ from collections.abc import Callable
 from functools import reduce
 from operator import getitem, or_
 
+from .core import Levels, Weights
+
 Piles = list[bytes]
 
 #: How deep a card may lie and still count: a wanted card deeper than this (or absent) counts as 7.
@@ -95,14 +97,27 @@ class ScoreMemo:
     number of shuffles left up to ``shuffles``, :class:`PileDepths`. It lives as long as the
     search, so its memory goes with it."""
 
-    __slots__ = ("depths", "wanted")
+    __slots__ = ("depths", "levels", "wanted")
 
     def __init__(self, shuffles: int) -> None:
         self.depths = [PileDepths(s) for s in range(shuffles + 1)]
         self.wanted = Wanted()
+        #: The beam's own memos (:class:`race.solver.core.Levels` per pile), per shuffles left.
+        self.levels: list[dict[bytes, Levels]] = [{} for _ in range(shuffles + 1)]
 
 
-Scorer = Callable[[Piles, bytes, int, ScoreMemo], int]
+class Scorer:
+    """A heuristic: its :class:`race.solver.core.Weights`, which the beam scores with, and the
+    same score as a call, ``scorer(piles, fnd, shuffles, memo)`` (see :func:`make_scorer`)."""
+
+    __slots__ = ("score", "weights")
+
+    def __init__(self, weights: Weights, score: Callable[[Piles, bytes, int, ScoreMemo], int]) -> None:
+        self.weights = weights
+        self.score = score
+
+    def __call__(self, piles: Piles, fnd: bytes, shuffles: int, memo: ScoreMemo) -> int:
+        return self.score(piles, fnd, shuffles, memo)
 
 
 def make_scorer(foundation: int = 40, shuffle: int = 20, nxt: int = 2, after: int = 1, empty: int = 4) -> Scorer:
@@ -136,7 +151,7 @@ def make_scorer(foundation: int = 40, shuffle: int = 20, nxt: int = 2, after: in
             + weight * shuffles
         )
 
-    return score
+    return Scorer(Weights(foundation, shuffle, nxt, after, empty), score)
 
 
 #: The weights of the beam's heuristics (see :func:`make_scorer`), tried in turn at each width.
