@@ -20,24 +20,24 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from race import protocol as p
-from race import share, static
-from race.connection import Connection
 from race.daily import DailyChallenge
-from race.handler import Handler
-from race.hub import Hub
-from race.limits import Addresses, MessageLimit, SeatBuckets
-from race.outbox import Outbox, watch_for_stalls
-from race.presence import Presence
-from race.record_api import DEVICE_KEY, record_routes
-from race.rooms import normalise_code
-from race.scheduler import Scheduler
+from race.edge import share, static
+from race.edge.connection import Connection
+from race.edge.handler import Handler
+from race.edge.limits import Addresses, MessageLimit, SeatBuckets
+from race.edge.outbox import Outbox, watch_for_stalls
+from race.edge.record_api import DEVICE_KEY, record_routes
+from race.edge.static import read_client
+from race.edge.transport import Contexts
+from race.live.hub import Hub
+from race.live.presence import Presence
+from race.live.scheduler import Scheduler
+from race.rooms.model import normalise_code
 from race.service import RaceService, now_ms
+from race.service.solver_lines import SolverLines
 from race.settings import Settings
-from race.solver_lines import SolverLines
-from race.static import read_client
 from race.store import Store, StoreUnavailable, open_store
-from race.transport import Contexts
+from race.wire import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def create_app(
     settings: Settings | None = None, store: Store | None = None, contexts: Contexts | None = None
 ) -> Starlette:
     """The web app. ``contexts``: the websocket transport's compression contexts, which the app
-    rests while it runs (see :mod:`race.transport`)."""
+    rests while it runs (see :mod:`race.edge.transport`)."""
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)

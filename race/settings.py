@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from race.pace import DEFAULT_FLOORS, Pace, parse_floors
+from race.rooms.pace import DEFAULT_FLOORS, Pace, parse_floors
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: ``deflate``: accept permessage-deflate when a client offers it; ``none``: never.
@@ -45,7 +45,7 @@ class Settings:
     daily_node_limit: int = 200_000
     #: The key of the daily deals' seeds; None: one made at random, kept in the store.
     daily_secret: str | None = None
-    #: The pace of a person, which a daily result must keep to be ranked (race.pace).
+    #: The pace of a person, which a daily result must keep to be ranked (race.rooms.pace).
     daily_pace: Pace = field(default_factory=Pace)
     daily_warm: bool = True
     ws_compression: str = "deflate"

@@ -18,7 +18,7 @@ import statistics
 
 from race.bench.load import choose
 from race.engine import Game
-from race.record import RESTART, UNDO, Record, Result, check, encode, new_id
+from race.rooms.record import RESTART, UNDO, Record, Result, check, encode, new_id
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -119,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from race.app import create_app
+    from race.edge.transport import Contexts, protocol
     from race.settings import Settings
-    from race.transport import Contexts, protocol
 
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -5,13 +5,13 @@ timed by the server from the first move, and a leaderboard per day.
 - :mod:`race.daily.board`: a day's board, ranked and unverified results.
 - :mod:`race.daily.challenge`: the actions (start an attempt, post a result, read a board).
 
-The rules of a person's pace that a ranked result keeps are in :mod:`race.pace`.
+The rules of a person's pace that a ranked result keeps are in :mod:`race.rooms.pace`.
 """
 
 from race.daily.board import Entry, unverified_group
 from race.daily.challenge import DailyChallenge, current_streak
 from race.daily.deal import candidate_seed, choose_deal, day_before, next_day
-from race.players import board_group
+from race.service.players import board_group
 
 __all__ = [
     "DailyChallenge",

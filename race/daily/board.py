@@ -2,7 +2,7 @@
 that were not played at a person's pace.
 
 One board per date and difficulty holds every player's first finished attempt, ranked by
-time, then moves, then who finished first. An unverified result (:mod:`race.pace`) takes the
+time, then moves, then who finished first. An unverified result (:mod:`race.rooms.pace`) takes the
 same place on that board, so it stays the player's one attempt of the day, but its sort key
 puts it after every ranked result and the board shows it apart, with its reason; a second
 board of those alone lists them in time order.
@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from race.players import board_group
+from race.service.players import board_group
 from race.store import DailyStore
 
 _enc = msgspec.json.Encoder()

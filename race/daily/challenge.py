@@ -16,19 +16,19 @@ from typing import Any
 
 import msgspec
 
-from race import pace as human
-from race import protocol as p
 from race.daily import board
 from race.daily.deal import DailyDeals, day_before, next_day
 from race.engine import DIFFICULTIES
-from race.envelope import encode, news
-from race.pace import Pace
-from race.players import Profile, add_finished_day, board_group, counted, profile_group
-from race.protocol import ProtocolError
-from race.record import utc_date
-from race.rooms import Kind, Meta, Seat, Status, actions_of, acts_keys, device_id
+from race.rooms import pace as human
+from race.rooms.model import Kind, Meta, Seat, Status, actions_of, acts_keys, device_id
+from race.rooms.pace import Pace
+from race.rooms.record import utc_date
 from race.service import RaceService, Session
+from race.service.players import Profile, add_finished_day, board_group, counted, profile_group
 from race.store import DailyStore, StoreUnavailable
+from race.wire import protocol as p
+from race.wire.envelope import encode, news
+from race.wire.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 PROFILE_TTL = 400 * 86400

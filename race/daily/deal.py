@@ -25,10 +25,10 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.players import board_group
-from race.protocol import ProtocolError
+from race.service.players import board_group
+from race.service.workers import stop_pool, worker_pool
 from race.store import DailyStore
-from race.workers import stop_pool, worker_pool
+from race.wire.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64

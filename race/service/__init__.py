@@ -1,6 +1,6 @@
 """The room service: every player and spectator action, as read -> validate -> commit.
 
-Each action reads the documents it needs, checks them with :mod:`race.rooms` and the engine,
+Each action reads the documents it needs, checks them with :mod:`race.rooms.model` and the engine,
 and commits (:mod:`race.service.repo`) naming the versions it read, so a concurrent change
 (another tab, another process) can never be overwritten: the action is retried on the fresh
 state, or refused as stale when the player's own game moved on. Broadcasts are published by

@@ -14,16 +14,16 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.protocol import ProtocolError
-from race.rooms import Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.rooms.model import Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.rooms.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, state_view
 from race.service.listing import DAILY_LISTED_S as DAILY_LISTED_S
 from race.service.listing import LISTING as LISTING
 from race.service.listing import Listings
 from race.service.recording import keep_records
 from race.service.repo import Change, Memo, Room, dump, gone, transact
-from race.solver_lines import SolverLines
+from race.service.solver_lines import SolverLines
 from race.store import Doc, RoomStore
-from race.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, state_view
+from race.wire.protocol import ProtocolError
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 #: How long a player must have been away before the others may act without them, unless the

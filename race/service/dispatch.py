@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from race import protocol as p
-from race.protocol import ProtocolError
 from race.service.base import Role, Session
 from race.service.lobby import LobbyActions
 from race.service.race import RaceActions
 from race.service.tutorial import TutorialActions
+from race.wire import protocol as p
+from race.wire.protocol import ProtocolError
 
 
 class RaceService(TutorialActions, LobbyActions, RaceActions):

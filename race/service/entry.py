@@ -7,15 +7,9 @@ from typing import Any
 
 import msgspec
 
-from race import protocol as p
 from race.engine import Game
-from race.envelope import encode, replace
-from race.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
-from race.players import ranked_on
-from race.protocol import ProtocolError
-from race.record import daily_day, kept_back, utc_date
-from race.record import decode as decode_record
-from race.rooms import (
+from race.rooms.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
+from race.rooms.model import (
     MAX_PLAYERS,
     Meta,
     Seat,
@@ -30,10 +24,16 @@ from race.rooms import (
     seat_key,
     token_key,
 )
+from race.rooms.record import daily_day, kept_back, utc_date
+from race.rooms.record import decode as decode_record
+from race.rooms.views import META, room_message, room_view, seats_of
 from race.service.base import Role, ServiceBase, Session, log
+from race.service.players import ranked_on
 from race.service.repo import Change, Room, create, dump, transact
 from race.store import Doc
-from race.views import META, room_message, room_view, seats_of
+from race.wire import protocol as p
+from race.wire.envelope import encode, replace
+from race.wire.protocol import ProtocolError
 
 
 class EntryActions(ServiceBase):
@@ -108,7 +108,7 @@ class EntryActions(ServiceBase):
         game: Game | None = None,
     ) -> tuple[Meta, dict[str, Doc]]:
         """Commit a new room, under a fresh code, whose first seat ``s1`` is ``name``'s and is
-        found by ``token`` (and played from ``device``, see :func:`race.rooms.device_id`),
+        found by ``token`` (and played from ``device``, see :func:`race.rooms.model.device_id`),
         with the documents ``extra`` (its ghosts), playing ``game`` (by default the deal of
         the room's meta); seat ``session``
         there, and list the room. Returns its meta and the documents just written: once the

@@ -9,9 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from race.rooms import MAX_PLAYERS, Kind, Meta, phase, seat_key
+from race.rooms.model import MAX_PLAYERS, Kind, Meta, phase, seat_key
+from race.rooms.views import META, SEAT, presence_view, shown_deal
 from race.store import RoomStore, StoreUnavailable
-from race.views import META, SEAT, presence_view, shown_deal
 
 log = logging.getLogger("race.service")
 LISTING = "rooms"

@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from race.engine import Game
-from race.envelope import encode, removed
-from race.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
-from race.protocol import ProtocolError
-from race.record import decode as decode_record
-from race.rooms import (
+from race.rooms.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
+from race.rooms.model import (
     MAX_PLAYERS,
     Kind,
     Meta,
@@ -21,11 +18,14 @@ from race.rooms import (
     save_game,
     seat_key,
 )
+from race.rooms.record import decode as decode_record
+from race.rooms.views import META, SEAT, room_message
 from race.service.base import Here, ServiceBase, Session, log
 from race.service.recording import room_listing
 from race.service.repo import Change, Room, conflict, dump, gone, transact
 from race.store import Doc
-from race.views import META, SEAT, room_message
+from race.wire.envelope import encode, removed
+from race.wire.protocol import ProtocolError
 
 
 class LobbyActions(ServiceBase):

@@ -7,13 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from race import protocol as p
-from race import tutorial
 from race.engine import Game, IllegalMove, InvalidMove
-from race.envelope import encode, news, not_to
-from race.protocol import ProtocolError
-from race.record import RESTART, UNDO
-from race.rooms import (
+from race.rooms import tutorial
+from race.rooms.model import (
     Kind,
     Meta,
     Seat,
@@ -26,9 +22,8 @@ from race.rooms import (
     save_game,
     seat_key,
 )
-from race.service.base import ServiceBase, Session, log
-from race.service.repo import Change, NeedHistory, Room, SeatRoom, dump, gone, load_seat, transact, transact_seat
-from race.views import (
+from race.rooms.record import RESTART, UNDO
+from race.rooms.views import (
     META,
     SEAT,
     SECRET,
@@ -39,6 +34,11 @@ from race.views import (
     seats_of,
     state_view,
 )
+from race.service.base import ServiceBase, Session, log
+from race.service.repo import Change, NeedHistory, Room, SeatRoom, dump, gone, load_seat, transact, transact_seat
+from race.wire import protocol as p
+from race.wire.envelope import encode, news, not_to
+from race.wire.protocol import ProtocolError
 
 
 class RaceActions(ServiceBase):

@@ -1,4 +1,4 @@
-"""Games put on the record when their race is over (see :mod:`race.record`)."""
+"""Games put on the record when their race is over (see :mod:`race.rooms.record`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Protocol
 import msgspec
 
 from race.engine import Game
-from race.record import RecordError, check, encode, new_id
-from race.rooms import Meta, Seat, acts_keys, ranking, record_of
+from race.rooms.model import Meta, Seat, acts_keys, ranking, record_of
+from race.rooms.record import RecordError, check, encode, new_id
 from race.store import Documents, Records
 
 log = logging.getLogger("race.service")
@@ -25,7 +25,7 @@ def room_listing(code: str) -> str:
 
 
 def device_listing(device: str) -> str:
-    """The record listing of the games played from a device (:func:`race.rooms.device_id`)."""
+    """The record listing of the games played from a device (:func:`race.rooms.model.device_id`)."""
     return f"me:{device}"
 
 

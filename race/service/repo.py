@@ -29,11 +29,11 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from race.engine import Game
-from race.envelope import Envelope, encode
-from race.protocol import ProtocolError
-from race.rooms import Meta, Seat, history_keys, history_of, seat_key
+from race.rooms.model import Meta, Seat, history_keys, history_of, seat_key
+from race.rooms.views import META, SEAT
 from race.store import Doc, Documents
-from race.views import META, SEAT
+from race.wire.envelope import Envelope, encode
+from race.wire.protocol import ProtocolError
 
 RETRIES = 20
 T = TypeVar("T")

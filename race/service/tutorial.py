@@ -1,17 +1,17 @@
-"""Starting a tutorial: a one-seat room of kind ``tutorial`` at :mod:`race.tutorial`'s
+"""Starting a tutorial: a one-seat room of kind ``tutorial`` at :mod:`race.rooms.tutorial`'s
 position, begun at once (its clock starts at the first move, like a daily attempt's),
 never listed and never put on the record. It is played like any room; the lessons narrow
-what it offers (see :func:`race.views.state_view`)."""
+what it offers (see :func:`race.rooms.views.state_view`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from race import protocol as p
-from race import tutorial
-from race.rooms import Kind, Meta, Status, device_id, new_token
+from race.rooms import tutorial
+from race.rooms.model import Kind, Meta, Status, device_id, new_token
 from race.service.base import Session, log
 from race.service.entry import EntryActions
+from race.wire import protocol as p
 
 
 class TutorialActions(EntryActions):

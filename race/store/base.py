@@ -17,16 +17,16 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from race import envelope
+from race.wire import envelope
 
 LOG_LENGTH = 200
-#: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms`): bulky
+#: Names of the documents kept aside (the rooms' undo histories, see :mod:`race.rooms.model`): bulky
 #: documents a room's views never need, so that reading a room costs the same however long
 #: its games have run.
 ASIDE = "h:"
 #: What :meth:`Store.messages` yields for a room some of whose messages may have been lost
 #: (e.g. its channel moved to another Redis Cluster master): its clients must resync. It is
-#: the ``resync`` envelope (:mod:`race.envelope`) that the hub reads.
+#: the ``resync`` envelope (:mod:`race.wire.envelope`) that the hub reads.
 RESYNC = envelope.RESYNC
 
 
@@ -181,7 +181,7 @@ class Leaderboards(Protocol):
 
 
 class Records(Protocol):
-    """Games on the record (:mod:`race.record`), each kept by its id for a time and listed
+    """Games on the record (:mod:`race.rooms.record`), each kept by its id for a time and listed
     under keys (a room's rounds, a player's games, a day's best)."""
 
     async def record_put(self, rid: str, data: str, ttl: int, lists: Sequence[str] = ()) -> None:
@@ -289,7 +289,7 @@ class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Records, 
 
 
 class PresenceStore(Presences, Broadcast, Protocol):
-    """What :mod:`race.presence` works with."""
+    """What :mod:`race.live.presence` works with."""
 
 
 class DailyStore(Documents, Broadcast, Leaderboards, Allowances, Protocol):

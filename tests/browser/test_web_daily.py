@@ -31,8 +31,8 @@ from websockets.sync.client import ClientConnection, connect
 from race.app import create_app
 from race.daily import choose_deal, day_before
 from race.engine import Game
-from race.record import utc_date
-from race.rooms import board as board_of
+from race.rooms.model import board as board_of
+from race.rooms.record import utc_date
 from race.service import now_ms
 from race.settings import Settings
 from tests.browser.test_web_layout import win_the_daily

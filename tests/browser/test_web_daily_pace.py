@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from race.pace import Pace
+from race.rooms.pace import Pace
 from tests.browser.test_web_layout import win_the_daily
 from tests.support.processes import Server
 from tests.support.web import OUTPUT, Browsing, Tab

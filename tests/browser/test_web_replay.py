@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from race.engine import Game
-from race.rooms import board
+from race.rooms.model import board
 from tests.browser.test_web_client import create_room
 from tests.browser.test_web_moments import bob_wins
 from tests.support.processes import Client, Server

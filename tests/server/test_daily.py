@@ -13,12 +13,12 @@ from typing import Any, Final
 import pytest
 import redis.asyncio as aioredis
 
-from race import protocol as p
 from race.daily import DailyChallenge, board_group, choose_deal
 from race.engine import Game
-from race.protocol import ProtocolError
 from race.service import RaceService, Session
 from race.store import Store, StoreUnavailable, open_store
+from race.wire import protocol as p
+from race.wire.protocol import ProtocolError
 from tests.support.processes import FailingOnce
 
 DIFFICULTY: Final = "easy"

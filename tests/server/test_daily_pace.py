@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from race import protocol as p
 from race.daily import DailyChallenge
-from race.pace import Pace
+from race.rooms.pace import Pace
 from race.service import RaceService, Session
 from race.store import Store
+from race.wire import protocol as p
 from tests.server.test_daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock
 
 RULES = Pace()  # the defaults a server has

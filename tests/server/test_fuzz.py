@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from race.engine import Game
-from race.rooms import Meta, Seat, history_keys, history_of
+from race.rooms.model import Meta, Seat, history_keys, history_of
 from tests.support.processes import Client, Server
 from tests.unit.test_engine_properties import check_invariants
 

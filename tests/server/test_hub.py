@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from race import protocol as p
-from race.hub import Hub
-from race.scheduler import Scheduler
+from race.live.hub import Hub
+from race.live.scheduler import Scheduler
 from race.service import RaceService, Session
 from race.service.base import now_ms
 from race.store import RESYNC, Store, open_store
 from race.store.memory import MemoryStore
+from race.wire import protocol as p
 
 
 class Member:

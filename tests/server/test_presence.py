@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from race.envelope import decode, texts
-from race.presence import Presence, member_id
+from race.live.presence import Presence, member_id
 from race.store import Roll, Store
 from race.store.memory import MemoryStore
+from race.wire.envelope import decode, texts
 
 
 async def told(store: Store) -> tuple[str | None, dict[str, Any]]:

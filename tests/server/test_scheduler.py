@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from race.scheduler import Scheduler
+from race.live.scheduler import Scheduler
 from race.store import StoreUnavailable
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from race.rooms import device_id
+from race.rooms.model import device_id
 from tests.support.processes import Server
 from tests.support.races import ann_wins_bob_resigns
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import websockets
 
-from race.pace import Pace
+from race.rooms.pace import Pace
 from race.settings import Settings
 from tests.support.processes import Client, Server
 

@@ -12,9 +12,9 @@ import pytest
 from redis.asyncio import Redis
 
 from race.engine import Game
-from race.record import check, decode
-from race.rooms import board
-from race.solver_lines import line_length
+from race.rooms.model import board
+from race.rooms.record import check, decode
+from race.service.solver_lines import line_length
 from race.store import open_store
 from tests.support.processes import Client, Server
 from tests.support.web import winning_line

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from race import protocol as p
 from race.engine import Game
-from race.protocol import ProtocolError
-from race.rooms import Seat, ranking
+from race.rooms.model import Seat, ranking
 from race.service import RaceService, Role, Session
 from race.service.base import LISTING
 from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
+from race.wire import protocol as p
+from race.wire.protocol import ProtocolError
 from tests.support.processes import FailingOnce
 
 

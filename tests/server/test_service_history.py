@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from race import protocol as p
 from race.engine import Game
-from race.rooms import HISTORY_CHUNK, Seat, history_keys, history_of, save_game, seat_key
+from race.rooms.model import HISTORY_CHUNK, Seat, history_keys, history_of, save_game, seat_key
+from race.rooms.views import SEAT
 from race.service import RaceService, Role, Session
 from race.store import Store
-from race.views import SEAT
+from race.wire import protocol as p
 
 
 async def started(service: RaceService) -> tuple[Session, dict[str, Any]]:

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from race import protocol as p
-from race.protocol import ProtocolError
 from race.service import RaceService, Role, Session
 from race.store import Store
+from race.wire import protocol as p
+from race.wire.protocol import ProtocolError
 
 
 class CountingStore:
@@ -85,7 +85,7 @@ def test_board_matches_the_engine_view() -> None:
     import random
 
     from race.engine import Game
-    from race.rooms import board
+    from race.rooms.model import board
 
     rng = random.Random(7)
     game = Game.deal(11, "easy")

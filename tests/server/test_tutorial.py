@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from race import tutorial
-from race.rooms import board as board_of
+from race.rooms import tutorial
+from race.rooms.model import board as board_of
 from tests.support.processes import Client, Server
 
 DEVICE = "tutorial-device-key-0123456789"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from race.assets import ENTRY, FLAT, build, module_graph, static_closure
-from race.flatten import Unflattenable, flatten
-from race.static import read_client
+from race.edge.assets import ENTRY, FLAT, build, module_graph, static_closure
+from race.edge.flatten import Unflattenable, flatten
+from race.edge.static import read_client
 from tests.support.processes import ROOT
 
 NODE = shutil.which("node")

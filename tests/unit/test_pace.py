@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from race.pace import ANY_PACE, DEFAULT_FLOORS, Pace, fastest_run, gaps, parse_floors, unverified
+from race.rooms.pace import ANY_PACE, DEFAULT_FLOORS, Pace, fastest_run, gaps, parse_floors, unverified
 
 PACE = Pace(median_ms=250, run=10, run_ms=1_500, floor_ms={"easy": 40_000})
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from race.engine import Game
-from race.record import (
+from race.rooms.record import (
     RESTART,
     UNDO,
     Record,

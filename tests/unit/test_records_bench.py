@@ -9,7 +9,7 @@ import pytest
 
 from race.cli import main
 from race.commands.bench_records import play
-from race.record import check, encode
+from race.rooms.record import check, encode
 
 
 def test_bench_records_reports_sizes_per_game_and_per_action(capsys: pytest.CaptureFixture[str]) -> None:

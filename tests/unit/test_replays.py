@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from race.record import Record, Result, gaps_of, kept_back, replay
-from race.replays import replay_view
-from race.rooms import board
+from race.rooms.model import board
+from race.rooms.record import Record, Result, gaps_of, kept_back, replay
+from race.rooms.replays import replay_view
 from tests.support.winning_lines import winning_line
 
 

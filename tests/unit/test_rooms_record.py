@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from race.engine import Game
-from race.record import check
-from race.rooms import ACTS_CHUNK, Meta, Seat, acts_keys, note_action, record_of
+from race.rooms.model import ACTS_CHUNK, Meta, Seat, acts_keys, note_action, record_of
+from race.rooms.record import check
 from tests.support.winning_lines import winning_line
 
 

@@ -10,7 +10,7 @@ import zlib
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from race.transport import MEM_LEVEL, WINDOW_BITS, Contexts, RestingDeflate
+from race.edge.transport import MEM_LEVEL, WINDOW_BITS, Contexts, RestingDeflate
 
 TAIL = b"\x00\x00\xff\xff"
 

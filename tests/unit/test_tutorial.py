@@ -1,10 +1,10 @@
-"""The tutorial's position and lessons (race.tutorial): a real game of the engine, whose
+"""The tutorial's position and lessons (race.rooms.tutorial): a real game of the engine, whose
 lessons each offer one legal move and whose last, free lesson the engine's moves win."""
 
 from __future__ import annotations
 
-from race import tutorial
 from race.engine import Game
+from race.rooms import tutorial
 
 
 def test_the_position_is_a_real_game_that_the_lessons_win() -> None:

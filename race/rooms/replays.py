@@ -2,7 +2,7 @@
 action only what it changed, so the page steps forward and back by applying what it is told
 and never needs the rules.
 
->>> from race.record import Record, Result
+>>> from race.rooms.record import Record, Result
 >>> rec = Record(id="x", deal=5, difficulty="easy", name="Ann", started=0,
 ...              acts=("p5>dC",), gaps=(900,), result=Result(home=9, moves=1))
 >>> view = replay_view(rec)
@@ -15,15 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from race.engine import Game
-from race.record import Record, steps
-from race.rooms import board
+from race.rooms.model import board
+from race.rooms.record import Record, steps
 
 
 def replay_view(record: Record) -> dict[str, Any]:
     """The record for the page: who played what and how it ended, the board at the start,
     and each step's time (ms from the start), action, cards home, moves so far, and the
     piles (by index), foundations and shuffles left that changed. Raises
-    :class:`race.record.RecordError` if the record does not replay."""
+    :class:`race.rooms.record.RecordError` if the record does not replay."""
     before = board(Game.deal(record.deal, record.difficulty))
     start = {**before, "home": sum(f["count"] for f in before["foundations"].values())}
     out: list[dict[str, Any]] = []

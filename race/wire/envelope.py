@@ -1,6 +1,6 @@
 """What travels on a room's channel between processes: an :class:`Envelope`, a typed record
 encoded once by whoever publishes (the service, presence, the daily challenge; the store's
-:data:`RESYNC`) and decoded once in each process by the hub (:mod:`race.hub`). Pure.
+:data:`RESYNC`) and decoded once in each process by the hub (:mod:`race.live.hub`). Pure.
 
 An envelope is a JSON array, ``[kind, skip, body, spectators, seat]``. Its ``kind`` says
 what it is (:class:`Kind`): news for the room's clients (``body``, the players' text, and

@@ -11,9 +11,9 @@ from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from race.engine import Game
+from race.service.workers import stop_pool, worker_pool
 from race.solver import solve
 from race.store import Documents, StoreUnavailable
-from race.workers import stop_pool, worker_pool
 
 log = logging.getLogger(__name__)
 GROUP = "solver-lines"  # the store group of the lengths found

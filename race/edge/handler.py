@@ -1,7 +1,7 @@
-"""One client message carried out: decoded (:mod:`race.protocol`), handed to the race service
+"""One client message carried out: decoded (:mod:`race.wire.protocol`), handed to the race service
 or the daily challenge, and answered with what it did, an :class:`Outcome`: the replies, the
 rooms and leaderboards its connection follows from now on or no longer, and whether it
-arrived in a room. The connection (:mod:`race.connection`) only carries that out.
+arrived in a room. The connection (:mod:`race.edge.connection`) only carries that out.
 
 A message that reads what it will then be streamed (a ``join``, ``resume`` or ``watch``
 reads its room's snapshot, a ``leaderboard`` its board) has its connection follow the
@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from race import protocol as p
 from race.daily import DailyChallenge
-from race.players import board_group
-from race.protocol import ProtocolError
-from race.rooms import normalise_code
+from race.rooms.model import normalise_code
 from race.service import RaceService, Session
+from race.service.players import board_group
 from race.store import StoreUnavailable
+from race.wire import protocol as p
+from race.wire.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 MAX_FOLLOWED = 8  # leaderboards one connection follows at once (the oldest is dropped)

@@ -9,7 +9,7 @@ from typing import Protocol
 
 import msgspec
 
-from race.rooms import token_key
+from race.rooms.model import token_key
 from race.store import Documents, Leaderboards
 
 

@@ -4,7 +4,7 @@ how its game ended. The room keeps its ghosts in a ``ghosts`` document; clients 
 timelines once, in the ``room`` snapshot, and show each ghost's progress at the server's
 time, so a ghost moves as a live rival would with no message per move.
 
->>> from race.record import Record, Result
+>>> from race.rooms.record import Record, Result
 >>> rec = Record(id="r1", deal=5, difficulty="easy", name="Ann", started=0,
 ...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=2))
 >>> g = ghost_of(rec, "g1")
@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.record import Record, RecordError, steps
+from race.rooms.record import Record, RecordError, steps
 
 MAX_GHOSTS = 7  # a room of 8: one player and up to seven ghosts
 

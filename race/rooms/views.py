@@ -9,7 +9,7 @@ players see each other's progress but not their boards, and the spectators see t
 (of a race, not of a daily attempt, whose deal everyone plays that day); once it is over,
 everyone sees everything. A deal number is shown before the end only when it was chosen
 (``known_deal``), never a daily deal's seed. :func:`room_message` and :func:`player_message`
-are the published envelopes, with one text for players and one for spectators (:mod:`race.envelope`).
+are the published envelopes, with one text for players and one for spectators (:mod:`race.wire.envelope`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from typing import Any
 
 import msgspec
 
-from race import envelope, tutorial
 from race.engine import Game
-from race.envelope import Envelope
-from race.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
+from race.rooms import tutorial
+from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
+from race.rooms.model import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
+from race.wire import envelope
+from race.wire.envelope import Envelope
 
 META = msgspec.json.Decoder(Meta)
 SEAT = msgspec.json.Decoder(Seat)

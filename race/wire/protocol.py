@@ -48,7 +48,7 @@ TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
 SpectatorDelay = Literal[0, 15, 60]  # seconds the spectators' view runs behind the race
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
 DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
-Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.ghosts.MAX_GHOSTS
+Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.rooms.ghosts.MAX_GHOSTS
 
 
 class ProtocolError(Exception):
@@ -311,7 +311,7 @@ def clean_name(raw: str) -> str:
     >>> clean_name("Ann\u3164")
     Traceback (most recent call last):
     ...
-    race.protocol.ProtocolError: nickname must not contain control or invisible characters
+    race.wire.protocol.ProtocolError: nickname must not contain control or invisible characters
     """
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:

@@ -16,17 +16,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from race.players import PlayerStore, board_group, ranked_on
-from race.record import Record, daily_day, kept_back, utc_date
-from race.record import decode as decode_record
-from race.replays import replay_result, replay_view
-from race.rooms import device_id, normalise_code
+from race.rooms.model import device_id, normalise_code
+from race.rooms.record import Record, daily_day, kept_back, utc_date
+from race.rooms.record import decode as decode_record
+from race.rooms.replays import replay_result, replay_view
+from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.recording import device_listing, room_listing
-from race.solver_lines import SolverLines
+from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
 
-RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.record.new_id
-DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.protocol.DEVICE_KEY
+RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.rooms.record.new_id
+DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.wire.protocol.DEVICE_KEY
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}

@@ -1,6 +1,6 @@
 """This process's fan-out: one store subscription per room with local connections.
 
-Envelopes (:mod:`race.envelope`) published on a room's channel (by any process) arrive
+Envelopes (:mod:`race.wire.envelope`) published on a room's channel (by any process) arrive
 through :meth:`Store.messages`, are decoded once, and their news is handed to each local
 connection of that room without waiting on any of them, so one slow client never holds up
 the others: the players' text to players, the spectators' to spectators, and to every
@@ -20,8 +20,8 @@ from typing import Protocol
 
 import msgspec
 
-from race.envelope import Kind, decode, texts
 from race.store import Broadcast, StoreUnavailable
+from race.wire.envelope import Kind, decode, texts
 
 log = logging.getLogger(__name__)
 REPLACED = 4001  # the close code of a window whose seat was opened in another

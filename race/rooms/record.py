@@ -13,7 +13,7 @@ the result it claims (:func:`check`).
 >>> check(msgspec.structs.replace(rec, acts=("p0>p1", "undo")))
 Traceback (most recent call last):
   ...
-race.record.RecordError: action 1 (p0>p1): illegal move p0>p1: 9D does not fit on JS (same suit, one rank apart)
+race.rooms.record.RecordError: action 1 (p0>p1): illegal move p0>p1: 9D does not fit on JS (same suit, one rank apart)
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def daily_day(record: Record) -> str | None:
 def kept_back(record: Record, today: str) -> bool:
     """Whether ``record`` is a game of a daily deal whose day is not over yet (``today``: the
     UTC date): such a game shows the deal's line, so no one may watch or race it (but a
-    player already on that day's board: see :func:`race.players.ranked_on`)."""
+    player already on that day's board: see :func:`race.service.players.ranked_on`)."""
     day = daily_day(record)
     return day is not None and day >= today
 

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
-from race.record import Record, Result, gaps_of
+from race.rooms.record import Record, Result, gaps_of
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -51,7 +51,7 @@ class Status(StrEnum):
 
 class Kind(StrEnum):
     """A room is a race, one player's attempt at a daily deal, or one player's tutorial
-    (:mod:`race.tutorial`: never on the record, nor listed)."""
+    (:mod:`race.rooms.tutorial`: never on the record, nor listed)."""
 
     RACE = "race"
     DAILY = "daily"
@@ -300,7 +300,7 @@ def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (
     """Finishers by time (then fewer moves); then everyone else by cards on the foundations
     (more is better; then fewer moves). Players equal on all of that share a place (1, 2, 2,
     4), listed in seat order. ``ghosts``: past games raced again, as
-    :func:`race.ghosts.ghost_results` gives them, ranked among the players (after them
+    :func:`race.rooms.ghosts.ghost_results` gives them, ranked among the players (after them
     when equal)."""
     rows: list[dict[str, Any]] = [
         {

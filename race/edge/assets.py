@@ -1,7 +1,7 @@
 """The browser client's files as the server sends them: each with a versioned address, a
 gzipped copy made once, and the page's head that maps and preloads its modules.
 
-Pure functions of the files' bytes; :mod:`race.static` reads ``web/`` and serves them.
+Pure functions of the files' bytes; :mod:`race.edge.static` reads ``web/`` and serves them.
 
 - A file's versioned address puts the first 12 hex digits of its content's SHA-256 before its
   extension: ``/pages/home.js`` is also ``/pages/home.3f2a1b9c0d4e.js``. That address names
@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from race.flatten import Unflattenable, flatten, placeholder, resolve
+from race.edge.flatten import Unflattenable, flatten, placeholder, resolve
 
 DIGEST_CHARS = 12
 ENTRY = "/app.js"  # the page's one module script
@@ -193,7 +193,7 @@ class Client:
 def build(contents: Mapping[str, bytes], entry: str = ENTRY, *, flat: bool = True) -> Client:
     """The client from its files' bytes (plain address -> bytes); with ``flat``, its
     modules flattened into one script (and one per page loaded by ``import()``) when they
-    can be (see :mod:`race.flatten`)."""
+    can be (see :mod:`race.edge.flatten`)."""
     files = {path: make_asset(path, body) for path, body in contents.items()}
     sources = {p: b.decode("utf-8", errors="replace") for p, b in contents.items() if p.endswith(".js")}
     graph = module_graph(sources)

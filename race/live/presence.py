@@ -9,7 +9,7 @@ present again; that same call drops the members of a process that died without s
 (their time runs out), so a crashed server's players show as away within ``ttl`` seconds
 of its last refresh, and the next refresh of any process with members in the room tells it.
 
-Whoever arrives gets the room's ``presence`` message (:func:`race.views.presence_view`) as a
+Whoever arrives gets the room's ``presence`` message (:func:`race.rooms.views.presence_view`) as a
 reply; the rest of the room gets it at once for a player's arrival or departure, and at most
 once every ``watchers_every`` seconds for the spectators' (a room with many spectators
 would otherwise send each of them a message per arrival). Each refresh also gives this
@@ -32,10 +32,10 @@ from collections.abc import Callable, Coroutine, Sequence
 from enum import StrEnum
 from typing import Any
 
-from race import protocol as p
-from race.envelope import encode, news, not_to
+from race.rooms.views import presence_view
 from race.store import COUNTED, PresenceStore, StoreUnavailable
-from race.views import presence_view
+from race.wire import protocol as p
+from race.wire.envelope import encode, news, not_to
 
 log = logging.getLogger(__name__)
 _LOCKS = 64  # rooms share this many locks: one room's presence calls never overlap

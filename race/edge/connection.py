@@ -1,10 +1,10 @@
 """One websocket client, top to bottom: each frame it sends passes the rate limit
-(:mod:`race.limits`), is carried out by the handler (:mod:`race.handler`), and what that did
+(:mod:`race.edge.limits`), is carried out by the handler (:mod:`race.edge.handler`), and what that did
 is done: the rooms followed or no longer, the replies sent through the client's outbox
-(:mod:`race.outbox`), and the room's presence (:mod:`race.presence`) told of the client's
+(:mod:`race.edge.outbox`), and the room's presence (:mod:`race.live.presence`) told of the client's
 arrival or departure (the client that arrived gets the room's ``presence`` as a reply).
-The room's broadcasts reach the client through the hub (:mod:`race.hub`), which sees the
-connection as a :class:`race.hub.Member`.
+The room's broadcasts reach the client through the hub (:mod:`race.live.hub`), which sees the
+connection as a :class:`race.live.hub.Member`.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from race import protocol as p
-from race.handler import Handler, Outcome
-from race.hub import REPLACED, Hub
-from race.limits import MessageLimit, Verdict
-from race.outbox import Outbox
-from race.presence import Presence, member_id
+from race.edge.handler import Handler, Outcome
+from race.edge.limits import MessageLimit, Verdict
+from race.edge.outbox import Outbox
+from race.live.hub import REPLACED, Hub
+from race.live.presence import Presence, member_id
 from race.service import Session
 from race.settings import Settings
 from race.store import StoreUnavailable
+from race.wire import protocol as p
 
 log = logging.getLogger(__name__)
 _RESYNC = p.encode({"type": "resync", "message": "some updates were lost; resume to resync"})

@@ -1,4 +1,4 @@
-"""Serving the browser client's files and its page (the shell around :mod:`race.assets`).
+"""Serving the browser client's files and its page (the shell around :mod:`race.edge.assets`).
 
 ``web/`` is read, hashed and gzipped once, when the app is made: a change to it is served
 after a restart.
@@ -23,7 +23,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 
-from race.assets import Asset, Client, accepts_gzip, build, is_current
+from race.edge.assets import Asset, Client, accepts_gzip, build, is_current
 
 log = logging.getLogger(__name__)
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -1,0 +1,1 @@
+"""What crosses the wire: the client protocol's messages and the envelopes between processes."""
