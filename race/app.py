@@ -98,6 +98,7 @@ def create_app(
         await hub.start()
         await presence.start()
         log.info("store: %s", settings.store_url.split("@")[-1])
+        await service.rearm()  # the races a restart left in progress: their deadlines
         warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
         watchdog = asyncio.create_task(watch_for_stalls(live, settings.write_timeout))
         resting = asyncio.create_task(contexts.run()) if contexts is not None else None

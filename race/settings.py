@@ -11,12 +11,27 @@ from urllib.parse import urlsplit
 from race.rooms.pace import DEFAULT_FLOORS, Pace, parse_floors
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: Where the server keeps its data when no REDIS_URL is set: ``data/`` of the checkout.
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: The durable store's file in DATA_DIR (with its ``-wal``, ``-shm`` and ``.lock`` beside it).
+DATA_FILE = "race.db"
 #: ``deflate``: accept permessage-deflate when a client offers it; ``none``: never.
 WS_COMPRESSIONS = ("deflate", "none")
 
 
+def data_url(data_dir: str | Path) -> str:
+    """The store URL of the durable store in ``data_dir``.
+
+    >>> data_url("/srv/race")
+    'sqlite:///srv/race/race.db'
+    """
+    return f"sqlite://{Path(data_dir) / DATA_FILE}"
+
+
 @dataclass(frozen=True)
 class Settings:
+    #: The store: made from the environment, the durable store in DATA_DIR unless REDIS_URL is
+    #: set; made in code (the tests), the memory store unless given.
     store_url: str = "memory://"
     room_ttl: int = 24 * 3600
     countdown_seconds: float = 3.0
@@ -123,7 +138,7 @@ class Settings:
             raise ValueError(f"WS_COMPRESSION must be one of {', '.join(WS_COMPRESSIONS)}, got {compression!r}")
         origins = tuple(o.strip() for o in env.get("ALLOWED_ORIGINS", "").split(",") if o.strip())
         return cls(
-            store_url=env.get("REDIS_URL") or "memory://",
+            store_url=env.get("REDIS_URL") or data_url(env.get("DATA_DIR") or DATA_DIR),
             room_ttl=int(num("ROOM_TTL_SECONDS", cls.room_ttl)),
             countdown_seconds=num("COUNTDOWN_SECONDS", cls.countdown_seconds),
             rate_per_second=num("RATE_LIMIT_PER_SECOND", cls.rate_per_second),

@@ -3,7 +3,9 @@
 Once it listens it prints the address to open on this computer and, when it listens on all
 interfaces (``--host 0.0.0.0``), the address friends on the same network can open. Pages get
 that second address in ``hello`` as ``share_origin``, so a page opened at 127.0.0.1 can still
-offer a link a friend's device can open.
+offer a link a friend's device can open. Then where its data is kept: with no ``REDIS_URL``,
+in ``DATA_DIR`` (``data/`` of the checkout), where it survives restarts; a second server on
+the same data is refused at once.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import logging
 import os
 import socket
 import struct
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     import uvicorn
@@ -115,6 +119,19 @@ def greeting(host: str, port: int, shared: list[str], configured: str | None) ->
     return lines
 
 
+def store_line(url: str) -> str:
+    """Where the server keeps its data, for the start-up lines (no password shown)."""
+    if url.startswith("sqlite:"):
+        from race.store.sqlite import parse_url
+
+        path = parse_url(url)[0].resolve()
+        return f"Your games are kept in {path} (they survive restarts; `python -m race export` backs them up)."
+    if url.startswith("memory://"):
+        return "Your games are kept in memory only (REDIS_URL=memory://): they are lost when the server stops."
+    parts = urlsplit(url)
+    return f"Your games are kept in {parts._replace(netloc=parts.netloc.rpartition('@')[2]).geturl()}."
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -124,6 +141,13 @@ def run(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.store_url.startswith("sqlite:"):  # one process per data file: say so in one line
+        from race.store.sqlite import parse_url
+        from race.store.sqlite_file import in_use
+
+        if (busy := in_use(parse_url(settings.store_url)[0])) is not None:
+            print(f"error: {busy}", file=sys.stderr)
+            return 1
     shared = share_origins(args.host, args.port)
     configured = settings.share_origin
     if configured is None and shared:
@@ -142,7 +166,8 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=int(settings.write_timeout) + 5,
     )
     logging.getLogger("uvicorn.error").addFilter(_quiet_bad_text)
-    started = _serve(config, lambda port: greeting(args.host, port, shared, configured))
+    stored = store_line(settings.store_url)
+    started = _serve(config, lambda port: [*greeting(args.host, port, shared, configured), stored])
     return 0 if started else 3  # uvicorn's exit code for a server that could not start
 
 

@@ -289,6 +289,24 @@ class ServiceBase(Listings):
 
         await transact(self.store, code, action, missing_ok=True)
 
+    async def rearm(self) -> int:
+        """A start-up step: end the kept races that should have ended while no process ran
+        (their time is up, or every player is done), and arm this process's timers for the
+        others' deadlines to come, the end of a countdown and of a time limit. Only the rooms
+        the store can list (the embedded stores: after a restart, all of them). How many
+        races were in progress."""
+        started = 0
+        for code in await self.store.rooms("meta"):
+            (doc,) = await self.store.read(code, ["meta"])
+            if doc is None or (meta := META.decode(doc.data)).status is not Status.STARTED:
+                continue
+            started += 1
+            if not await self.end_if_done(code):
+                self._deadlines(code, phase(meta, self.clock()), meta.start_at, meta.time_limit)
+        if started:
+            log.info("%d races in progress: their deadlines are armed again", started)
+        return started
+
     def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
         seat = SEAT.decode(docs[seat_key(sid)].data)
         game = Game.from_trusted_dict(seat.game)

@@ -1,7 +1,9 @@
 """Storage and broadcast behind one interface, chosen by URL.
 
-``memory://`` is the embedded in-process store; ``redis://host:port/db`` (or ``rediss://``)
-is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported only when used.
+``sqlite:///path/to/race.db`` is the durable embedded store (one process per file);
+``memory://`` keeps everything in the process, until it stops; ``redis://host:port/db`` (or
+``rediss://``) is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported
+only when used.
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ from .base import (
     DailyStore,
     Doc,
     Documents,
+    Kept,
+    KeptBoard,
+    KeptListing,
+    KeptRecord,
+    KeptRoom,
     Leaderboards,
     Listings,
     LogEntry,
@@ -29,6 +36,10 @@ from .base import (
 
 def open_store(url: str, *, ttl: int) -> Store:
     """A store for ``url`` (not yet connected: call ``await store.connect()``)."""
+    if url.startswith("sqlite:"):
+        from .sqlite import SqliteStore
+
+        return SqliteStore.from_url(url, ttl=ttl)
     if url.startswith("memory://"):
         from .memory import MemoryStore
 
@@ -41,7 +52,7 @@ def open_store(url: str, *, ttl: int) -> Store:
         from .redis import RedisStore
 
         return RedisStore("redis://" + url.removeprefix("redis+cluster://"), ttl=ttl, cluster=True)
-    raise ValueError(f"unknown store URL {url!r}: use memory://, redis://... or redis+cluster://...")
+    raise ValueError(f"unknown store URL {url!r}: use sqlite:///path, memory://, redis://... or redis+cluster://...")
 
 
 __all__ = [
@@ -52,6 +63,11 @@ __all__ = [
     "DailyStore",
     "Doc",
     "Documents",
+    "Kept",
+    "KeptBoard",
+    "KeptListing",
+    "KeptRecord",
+    "KeptRoom",
     "Leaderboards",
     "Listings",
     "LogEntry",

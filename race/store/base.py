@@ -17,6 +17,8 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+import msgspec
+
 from race.wire import envelope
 
 LOG_LENGTH = 200
@@ -53,6 +55,44 @@ class Roll(NamedTuple):
     changed: bool
     added: bool = False
     gone_at: tuple[tuple[str, float], ...] = ()
+
+
+class Kept(msgspec.Struct, frozen=True, tag_field="kind"):
+    """One thing a store keeps, as :meth:`Store.dump` hands it out (and ``python -m race
+    export`` writes it, a JSON object a line): expiries are Unix times."""
+
+
+class KeptRoom(Kept, frozen=True, tag="room"):
+    """A room's documents: ``[name, version, data]`` each, those kept aside among them."""
+
+    room: str
+    expires_at: float
+    docs: list[tuple[str, int, str]]
+
+
+class KeptBoard(Kept, frozen=True, tag="board"):
+    """A leaderboard's entries in rank order: ``[player, sort_key, data]`` each."""
+
+    group: str
+    expires_at: float
+    entries: list[tuple[str, str, str]]
+
+
+class KeptRecord(Kept, frozen=True, tag="record"):
+    """A game on the record, and the listings it is in (a store hands records out in the
+    order they were put, so that putting them again in that order lists them as before)."""
+
+    rid: str
+    expires_at: float
+    data: str
+    lists: list[str]
+
+
+class KeptListing(Kept, frozen=True, tag="listing"):
+    """A listing's members, each with the time it is listed until."""
+
+    key: str
+    members: list[tuple[str, float]]
 
 
 class StoreUnavailable(Exception):
@@ -108,6 +148,10 @@ class Documents(Protocol):
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
         """Log entries of document ``name`` after ``version``, oldest first; ``None`` when
         some of them are no longer kept (the caller should send a full state instead)."""
+
+    async def rooms(self, having: str) -> list[str]:
+        """The rooms kept that hold a document ``having`` (at start-up, to find the rooms
+        whose deadlines are to come); empty from a store that cannot list its rooms."""
 
 
 class Broadcast(Protocol):
@@ -235,6 +279,19 @@ class Store(ABC):
 
     @abstractmethod
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None: ...
+
+    async def rooms(self, having: str) -> list[str]:
+        return []  # Redis: its rooms are not listed (their deadlines are followed as players come back)
+
+    def dump(self) -> AsyncIterator[Kept]:
+        """Everything kept that outlives a process (rooms, leaderboards, the record, listings;
+        not presence, nor allowances, nor logs), for ``python -m race export``."""
+        raise NotImplementedError(f"{type(self).__name__} cannot be exported")
+
+    async def restore_room(self, kept: KeptRoom) -> None:
+        """Put a room back as :meth:`dump` gave it, its documents with their versions
+        (replacing a room of that code), for ``python -m race import``; its logs start empty."""
+        raise NotImplementedError(f"{type(self).__name__} cannot import rooms")
 
     @abstractmethod
     async def publish(self, room: str, message: str) -> None: ...

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .base import ASIDE, COUNTED, LISTED, LOG_LENGTH, Doc, LogEntry, Roll, Store
+from .base import ASIDE, COUNTED, LISTED, LOG_LENGTH, Doc, KeptRoom, LogEntry, Roll, Store
 
 
 @dataclass
@@ -126,6 +126,14 @@ class MemoryStore(Store):
         if newer and newer[0].version != version + 1:
             return None
         return newer
+
+    async def rooms(self, having: str) -> list[str]:
+        return [room for room in list(self._rooms) if having in self._room(room)]
+
+    async def restore_room(self, kept: KeptRoom) -> None:
+        self._drop(kept.room)
+        self._rooms[kept.room] = {name: Doc(version, data) for name, version, data in kept.docs}
+        self._expiry[kept.room] = time.monotonic() + kept.expires_at - time.time()
 
     async def publish(self, room: str, message: str) -> None:
         if room in self._subscribed:

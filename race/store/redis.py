@@ -21,7 +21,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from .base import ASIDE, LISTED, Doc, LogEntry, Roll, Store, StoreUnavailable
+from .base import ASIDE, LISTED, Doc, KeptRoom, LogEntry, Roll, Store, StoreUnavailable
 from .pipe import RedisPipe, RedisSubscriber
 from .pubsub import DOWN, CountingPubSub, ShardedPubSub
 from .scripts import BOARD_ADD, COMMIT, PRESENCE, READ, SPEND
@@ -165,6 +165,18 @@ class RedisStore(Store):
         if entries and entries[0].version != version + 1:
             return None
         return entries
+
+    async def restore_room(self, kept: KeptRoom) -> None:
+        key, aside = room_key(kept.room), aside_key(kept.room)
+        fields: dict[str, dict[str, str | int]] = {key: {}, aside: {}}
+        for name, version, data in kept.docs:
+            fields[aside if name.startswith(ASIDE) else key].update({f"v:{name}": version, f"d:{name}": data})
+        pipe = self._redis.pipeline(transaction=True)  # one slot: the keys share the room's hash tag
+        pipe.delete(key, aside)
+        for k, mapping in fields.items():
+            if mapping:
+                pipe.hset(k, mapping=mapping).pexpireat(k, int(kept.expires_at * 1000))
+        await self._call(pipe.execute)
 
     @property
     def _publish_cmd(self) -> str:

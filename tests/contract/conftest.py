@@ -1,18 +1,22 @@
-"""The contract's store: every transport a URL can select (embedded, Redis over TCP, over a
-unix socket, and a Redis Cluster)."""
+"""The contract's store: every backend and transport a URL can select (the memory store, the
+SQLite store in a throwaway file, Redis over TCP, over a unix socket, and a Redis Cluster)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
 from race.store import Store, open_store
 
 
-@pytest.fixture(params=["memory", "redis", "unix", "cluster"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    urls: dict[str, Callable[[], str]] = {"memory": lambda: "memory://"}
+@pytest.fixture(params=["memory", "sqlite", "redis", "unix", "cluster"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    urls: dict[str, Callable[[], str]] = {
+        "memory": lambda: "memory://",
+        "sqlite": lambda: f"sqlite://{tmp_path}/race.db",
+    }
     urls["redis"] = lambda: request.getfixturevalue("redis_url")
     urls["unix"] = lambda: request.getfixturevalue("redis_unix_url")
     urls["cluster"] = lambda: request.getfixturevalue("redis_cluster_url")
@@ -23,3 +27,9 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def embedded_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of each embedded store: in memory, and in a throwaway SQLite file."""
+    return "memory://" if request.param == "memory" else f"sqlite://{tmp_path}/race.db"

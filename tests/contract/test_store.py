@@ -8,7 +8,7 @@ import time
 
 import redis.asyncio as aioredis
 
-from race.store import Roll, Store, open_store
+from race.store import KeptRoom, Roll, Store, open_store
 from race.store.base import ASIDE, LOG_LENGTH, LogEntry
 from race.store.memory import MemoryStore
 
@@ -93,6 +93,42 @@ async def test_log_returns_what_came_after_a_version_or_none_when_trimmed(store:
     assert await store.log_since(r, "p:s1", 1) is None  # the early entries are gone: full state needed
 
 
+async def test_a_room_put_back_has_its_documents_and_versions_and_no_log(store: Store) -> None:
+    """What ``python -m race import`` does with each room: the documents as they were, with
+    their versions, whatever the room held before; a client behind them gets a full state."""
+    r = room()
+    await store.commit(r, expect={}, write={"meta": "old", "t:x": "gone"}, log=("meta", "old"))
+    docs = [("meta", 7, "m"), ("p:s1", 3, "s"), (ASIDE + "s1:0", 2, "h")]
+    await store.restore_room(KeptRoom(r, time.time() + 600, docs))
+    assert {k: (d.version, d.data) for k, d in (await store.read_all(r)).items()} == {
+        "meta": (7, "m"),
+        "p:s1": (3, "s"),
+    }
+    assert [(d.version, d.data) if d else None for d in await store.read(r, [ASIDE + "s1:0", "t:x"])] == [
+        (2, "h"),
+        None,
+    ]
+    assert not await store.commit(r, expect={"meta": 1}, write={"meta": "stale"})
+    assert await store.commit(r, expect={"meta": 7}, write={"meta": "m2"}, log=("meta", "e"))
+    assert await store.log_since(r, "meta", 7) == [LogEntry(8, "e")]
+    assert await store.log_since(r, "meta", 5) is None
+
+
+async def test_the_embedded_stores_name_their_rooms_that_hold_a_document(embedded_url: str) -> None:
+    """At start-up the server looks for the rooms whose deadlines are to come."""
+    s = open_store(embedded_url, ttl=3600)
+    await s.connect()
+    try:
+        a, b, gone = room(), room(), room()
+        await s.commit(a, expect={}, write={"meta": "m"})
+        await s.commit(b, expect={}, write={"profile": "p"})
+        await s.commit(gone, expect={}, write={"meta": "m"}, ttl=0)
+        assert await s.rooms("meta") == [a]
+        assert await s.rooms("profile") == [b]
+    finally:
+        await s.close()
+
+
 async def test_published_messages_reach_subscribers_of_that_room_only(store: Store) -> None:
     a, b = room(), room()
     await store.subscribe(a)
@@ -174,14 +210,18 @@ async def test_redis_presence_lives_beside_the_room_and_expires_with_it(redis_ur
         await s.close()
 
 
-async def test_rooms_expire_after_their_ttl() -> None:
-    s = open_store("memory://", ttl=0)
+async def test_rooms_expire_after_their_ttl(embedded_url: str) -> None:
+    s = open_store(embedded_url, ttl=0)
     await s.connect()
-    r = room()
-    await s.commit(r, expect={}, write={"meta": "m", ASIDE + "s1:0": "h"})
-    assert await s.read_all(r) == {}
-    assert await s.read(r, [ASIDE + "s1:0"]) == [None]
-    assert await s.commit(r, expect={"meta": 0}, write={"meta": "again"})
+    try:
+        r = room()
+        await s.commit(r, expect={}, write={"meta": "m", ASIDE + "s1:0": "h"})
+        assert await s.read_all(r) == {}
+        assert await s.read(r, [ASIDE + "s1:0"]) == [None]
+        assert await s.commit(r, expect={"meta": 0}, write={"meta": "again"})
+        assert await s.rooms("meta") == []  # expired as soon as written
+    finally:
+        await s.close()
 
 
 async def test_the_embedded_store_frees_what_expired_without_a_read() -> None:
@@ -232,12 +272,17 @@ async def test_a_leaderboard_keeps_each_players_first_entry_in_sort_key_order(st
     assert await store.board_range("board-" + room(), 0, 10) == []
 
 
-async def test_leaderboards_expire() -> None:
-    s = open_store("memory://", ttl=3600)
-    group = "board-" + room()
-    await s.board_add(group, "p1", "1", "x", ttl=0)
-    assert await s.board_range(group, 0, 10) == []
-    assert await s.board_add(group, "p1", "1", "x", ttl=600)
+async def test_leaderboards_expire(embedded_url: str) -> None:
+    s = open_store(embedded_url, ttl=3600)
+    await s.connect()
+    try:
+        group = "board-" + room()
+        await s.board_add(group, "p1", "1", "x", ttl=0)
+        assert await s.board_range(group, 0, 10) == []
+        assert await s.board_rank(group, "p1") is None
+        assert await s.board_add(group, "p1", "1", "x", ttl=600)
+    finally:
+        await s.close()
 
 
 async def test_redis_leaderboard_keys_carry_the_ttl(redis_url: str) -> None:

@@ -136,7 +136,7 @@ async def test_allowed_origins_and_non_browsers_are_served(limited: Server, orig
 
 
 async def test_without_allowed_origins_only_the_server_own_host_is_allowed() -> None:
-    server = Server("")
+    server = Server()
     try:
         same = await Client.connect(server.ws_url, origin=f"http://127.0.0.1:{server.port}")
         assert same.hello["type"] == "hello"
@@ -185,7 +185,7 @@ def test_how_long_games_stay_on_the_record_is_a_setting() -> None:
 
 
 async def test_the_server_tells_pages_the_timings_it_decides() -> None:
-    server = Server("", HOST_AWAY_SECONDS="2", LIVE_POLL_SECONDS="0.5", ROOM_POLL_SECONDS="0.25")
+    server = Server(HOST_AWAY_SECONDS="2", LIVE_POLL_SECONDS="0.5", ROOM_POLL_SECONDS="0.25")
     try:
         client = await Client.connect(server.ws_url)
         assert client.hello["host_away_ms"] == 2000

@@ -107,7 +107,7 @@ async def test_presence_says_from_when_a_player_out_of_the_race_may_end_it() -> 
     """``end_from``: the server time from which a player who is out may end the race. Never
     while two players still racing are here; once one of the two has gone, when their grace
     is up; at once when one player is left racing (told again as each player goes out)."""
-    server = Server("", HOST_AWAY_SECONDS="30")
+    server = Server(HOST_AWAY_SECONDS="30")
     with running(server):
         ann, bob, cy = [await Client.connect(server.ws_url) for _ in range(3)]
         code = (await ann.request({"type": "create", "name": "Ann"}, "joined"))["room"]["code"]

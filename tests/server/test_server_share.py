@@ -57,7 +57,7 @@ def test_share_origin_is_a_setting_that_must_be_an_origin() -> None:
 
 
 async def test_on_all_interfaces_friends_get_an_address_that_works() -> None:
-    server = Server("", HOST="0.0.0.0", SHARE_ORIGIN="")
+    server = Server(HOST="0.0.0.0", SHARE_ORIGIN="")
     try:
         up = server.process.wait_for("Crescent Race is up")
         assert f"open http://127.0.0.1:{server.port} in your browser" in up
@@ -90,7 +90,7 @@ async def test_on_all_interfaces_friends_get_an_address_that_works() -> None:
 
 
 async def test_on_this_computer_only_there_is_no_share_origin_and_it_says_how_to_open_up() -> None:
-    server = Server("", HOST="127.0.0.1", SHARE_ORIGIN="")
+    server = Server(HOST="127.0.0.1", SHARE_ORIGIN="")
     try:
         server.process.wait_for("Crescent Race is up")
         hint = server.process.wait_for("Only this computer can reach it")
@@ -103,7 +103,7 @@ async def test_on_this_computer_only_there_is_no_share_origin_and_it_says_how_to
 
 
 async def test_a_share_origin_set_by_hand_is_what_pages_get() -> None:
-    server = Server("", HOST="127.0.0.1", SHARE_ORIGIN="https://race.example")
+    server = Server(HOST="127.0.0.1", SHARE_ORIGIN="https://race.example")
     try:
         assert "Friends open https://race.example" in server.process.wait_for("Friends open")
         client = await Client.connect(server.ws_url)

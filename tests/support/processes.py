@@ -170,9 +170,15 @@ DAILY_ENV = {
 
 
 class Server:
-    """``python -m race serve`` in a child process, ready when uvicorn says so."""
+    """``python -m race serve`` in a child process, ready when uvicorn says so. On the memory
+    store unless told otherwise; ``store_url=""`` is the server's default, the durable store in
+    ``DATA_DIR``: a throwaway folder, unless the test names one (to start a server again on
+    the same data), never the checkout's."""
 
     def __init__(self, store_url: str = "memory://", *, port: int | None = None, **env: str) -> None:
+        if "DATA_DIR" not in env:
+            env["DATA_DIR"] = tempfile.mkdtemp(prefix="race-data-")
+            atexit.register(shutil.rmtree, env["DATA_DIR"], ignore_errors=True)
         environ = {
             **os.environ,
             "REDIS_URL": store_url,
