@@ -18,6 +18,8 @@ COMMANDS = [
     "race.commands.serve",
     "race.commands.bench",
     "race.commands.bench_records",
+    "race.commands.bench_store",
+    "race.commands.transfer",
     "race.commands.bench_page",
     "race.commands.solve",
     "race.commands.winnability",
