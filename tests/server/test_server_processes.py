@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,9 +187,11 @@ async def test_health_reports_an_unreachable_redis() -> None:
         server.stop()
 
 
-async def test_the_server_runs_on_the_embedded_store_without_redis() -> None:
-    server = Server("")
+async def test_the_server_runs_on_the_embedded_store_without_redis(tmp_path: Path) -> None:
+    server = Server("", DATA_DIR=str(tmp_path))
     try:
+        kept = server.process.wait_for("Your games are kept in")
+        assert f"{tmp_path / 'race.db'} (they survive restarts" in kept
         _, joined = await create(server)
         assert joined["state"]["version"] == 1
         assert get_json(server.url + "/healthz") == (200, {"status": "ok"})
