@@ -81,8 +81,15 @@ def goals(results: list[ServerResult], rate: float = 0) -> list[str]:
     ``rate``), where the clients send as fast as the server answers."""
     out = []
     load = f"at {rate:,.0f} moves/s offered" if rate > 0 else "at the limit"
+    memory = next((r.race.per_op_us(r.race.server_cpu) for r in results if r.label == "memory"), None)
     for r in results:
         move, fan = r.race.per_op_us(r.race.server_cpu), r.fanout.per_op_us(r.fanout.server_cpu) if r.fanout else None
+        if r.label == "sqlite" and move and memory:
+            ok = move <= 1.3 * memory
+            out.append(
+                f"goal: sqlite server CPU per move <= 1.3x the memory store's {load}: "
+                f"{'met' if ok else 'NOT met'} ({move / memory:.2f}x: {move:,.0f} against {memory:,.0f} us)"
+            )
         if move and fan:
             most = {"memory": 1.5, "redis": 2.0}.get(r.label)
             ratio = move / fan

@@ -1,8 +1,9 @@
 """``python -m race bench``: load the race server over real websockets and measure it.
 
 With no ``--url`` the benchmark starts the server itself (``python -m race serve`` on a free
-loopback port), once with the embedded store and once with Redis (``--redis-url`` or
-``REDIS_URL``, else a throwaway ``redis-server`` on a free port). For each server it runs:
+loopback port), once on each store: the memory store, the durable SQLite store (a file in a
+throwaway folder) and Redis (``--redis-url`` or ``REDIS_URL``, else a throwaway
+``redis-server`` on a free port). For each server it runs:
 
 1. **race**: ``--players`` simulated players in ``--rooms`` rooms create or join their room,
    the hosts start the races, and each player plays real legal moves for ``--seconds``: a
@@ -76,6 +77,7 @@ from race.bench.processes import DEFLATE_IDLE, race_server, raise_fd_limit, redi
 from race.bench.report import ServerResult, as_json, goals, table
 
 ECHO_PATH = "/bench/echo"
+STORES = ("memory", "sqlite", "redis")
 GAME_LENGTH = 300  # the solver wins medium deals in 116-194 moves; a person takes more
 
 
@@ -118,8 +120,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the players' move choices (default 1)")
     p.add_argument(
         "--stores",
-        default="memory,redis",
-        help="comma-separated stores to run the server on: memory, redis (default both)",
+        default=",".join(STORES),
+        help=f"comma-separated stores to run the server on: {', '.join(STORES)} (default all)",
     )
     env_redis = os.environ.get("REDIS_URL", "")
     p.add_argument(
@@ -251,14 +253,16 @@ async def run_all(args: argparse.Namespace, progress: Progress) -> list[ServerRe
         return results
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
     for s in stores:
-        if s not in ("memory", "redis"):
-            raise SystemExit(f"unknown store {s!r}: use memory and/or redis")
+        if s not in STORES:
+            raise SystemExit(f"unknown store {s!r}: use {', '.join(STORES)}")
     with tempfile.TemporaryDirectory(prefix="race-bench-") as tmp:
         workdir = Path(tmp)
         for store in stores:
             with contextlib.ExitStack() as stack:
                 if store == "memory":
                     url = "memory://"
+                elif store == "sqlite":
+                    url = f"sqlite://{workdir / 'bench.db'}"
                 elif args.redis_url:
                     url = args.redis_url
                 else:

@@ -20,6 +20,7 @@ sweep every ``sweep_seconds``, in batches, never by a commit; until then no read
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import time
@@ -51,6 +52,16 @@ EXPIRY_STEP = 60.0
 #: Rooms untouched this long leave the in-memory index of versions (read again when needed).
 IDLE_SECONDS = 600.0
 _ASIDE_END = ASIDE[:-1] + chr(ord(ASIDE[-1]) + 1)  # the names kept aside are those in [ASIDE, _ASIDE_END)
+
+
+@functools.cache
+def _upsert(n: int) -> str:
+    """The statement that writes ``n`` documents, each with its new version."""
+    values = ", ".join(["(?, ?, ?, ?)"] * n)
+    return (
+        f"INSERT INTO docs (room, name, version, data) VALUES {values}"
+        " ON CONFLICT (room, name) DO UPDATE SET version = excluded.version, data = excluded.data"
+    )
 
 
 def parse_url(url: str) -> tuple[Path, str]:
@@ -178,37 +189,36 @@ class SqliteStore(MemoryStore):
         ttl = self.ttl if ttl is None else ttl
         expires = now + ttl
         refresh = not entry.expires <= expires <= entry.expires + min(EXPIRY_STEP, ttl / 10)
-        after = dict(entry.versions)
+        versions = {name: entry.versions.get(name, 0) + 1 for name, data in write.items() if data}
+        gone = [name for name, data in write.items() if not data]
+        rows = [value for name, data in write.items() if data for value in (room, name, versions[name], data)]
         try:
-            with self.file.transaction() as db:
-                if not entry.expires:  # new, or expired: none of its rows count
-                    db.execute("DELETE FROM docs WHERE room = ?", (room,))
-                for name, data in write.items():
-                    if data == "":
-                        db.execute("DELETE FROM docs WHERE room = ? AND name = ?", (room, name))
-                        after.pop(name, None)
-                        continue
-                    after[name] = after.get(name, 0) + 1
-                    db.execute(
-                        "INSERT INTO docs (room, name, version, data) VALUES (?, ?, ?, ?)"
-                        " ON CONFLICT (room, name) DO UPDATE SET version = excluded.version, data = excluded.data",
-                        (room, name, after[name], data),
-                    )
-                if refresh:
-                    db.execute(
-                        "INSERT INTO rooms (room, expires) VALUES (?, ?)"
-                        " ON CONFLICT (room) DO UPDATE SET expires = excluded.expires",
-                        (room, expires),
-                    )
+            if refresh or gone:
+                with self.file.transaction() as db:
+                    if not entry.expires:  # new, or expired: none of its rows count
+                        db.execute("DELETE FROM docs WHERE room = ?", (room,))
+                    db.executemany("DELETE FROM docs WHERE room = ? AND name = ?", [(room, name) for name in gone])
+                    if rows:
+                        db.execute(_upsert(len(versions)), rows)
+                    if refresh:
+                        db.execute(
+                            "INSERT INTO rooms (room, expires) VALUES (?, ?)"
+                            " ON CONFLICT (room) DO UPDATE SET expires = excluded.expires",
+                            (room, expires),
+                        )
+            elif rows:  # a move: one statement, its own transaction
+                self.file.write(_upsert(len(versions)), rows)
         except StoreUnavailable:
             self._index.pop(room, None)  # read from the file again next time
             raise
         if refresh:
             entry.expires = expires
-        entry.versions = after
+        entry.versions.update(versions)
+        for name in gone:
+            entry.versions.pop(name, None)
         if log is not None:
             name, event = log
-            entry.logs.setdefault(name, deque(maxlen=LOG_LENGTH)).append(LogEntry(after.get(name, 0), event))
+            entry.logs.setdefault(name, deque(maxlen=LOG_LENGTH)).append(LogEntry(entry.versions.get(name, 0), event))
         if publish is not None:
             await self.publish(room, publish)
         return True

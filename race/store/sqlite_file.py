@@ -30,6 +30,8 @@ from .base import StoreUnavailable
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
+#: The write-ahead log's length (in pages) past which a checkpoint starts it again.
+WAL_PAGES = 4096
 #: ``synchronous`` modes: ``off`` only for measurements (a power loss may corrupt the file).
 SYNC_MODES = ("normal", "full", "off")
 
@@ -135,6 +137,7 @@ class DataFile:
             raise ValueError(f"sync must be normal or full, got {sync!r}")
         self.path, self.sync, self.sync_seconds, self.readonly = path, sync, sync_seconds, readonly
         self.commits = 0  # so far: the checkpointer syncs when it grew
+        self.restarts = 0  # checkpoints that held the writer off to start the log again
         self._db: sqlite3.Connection | None = None
         self._lock: int | None = None
         self._stopping = threading.Event()
@@ -155,6 +158,7 @@ class DataFile:
             db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer does it, off the loop
             db.execute("PRAGMA journal_size_limit=67108864")  # the log file shrinks back to 64 MiB
             db.execute("PRAGMA cache_size=-16384")  # 16 MiB of pages
+            db.execute("PRAGMA busy_timeout=10000")  # the checkpointer holds writes off for a sync or two
             with self.transaction():
                 for statement in SCHEMA:
                     db.execute(statement)
@@ -191,18 +195,29 @@ class DataFile:
 
     def _checkpoints(self) -> None:
         """The checkpointer's thread: every ``sync_seconds`` in which something was committed,
-        a passive checkpoint (it waits for no writer), which syncs the log and then the file."""
+        a passive checkpoint, which syncs the log, copies its pages into the file and syncs
+        that, while the loop goes on committing. Under a steady stream of commits a passive
+        checkpoint never catches up with the log's end, and the log would grow for ever (it
+        starts again from its beginning only once all of it is in the file); so when it holds
+        more than :data:`WAL_PAGES`, a second checkpoint right after the first copies the few
+        pages committed meanwhile with the writer held off: a wait of a sync or two for the
+        loop's next commit."""
         db = sqlite3.connect(self.path, isolation_level=None)
         db.execute(f"PRAGMA synchronous={self.sync.upper()}")
+        db.execute("PRAGMA busy_timeout=10000")
         done = -1  # the first interval checkpoints whatever came before this thread ran
         try:
             while not self._stopping.wait(self.sync_seconds):
-                if self.commits != done:
-                    done = self.commits
-                    try:
-                        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                    except sqlite3.Error as exc:
-                        log.warning("could not checkpoint %s: %s", self.path, exc)
+                if self.commits == done:
+                    continue
+                done = self.commits
+                try:
+                    _, pages, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if pages > WAL_PAGES:
+                        db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+                        self.restarts += 1
+                except sqlite3.Error as exc:
+                    log.warning("could not checkpoint %s: %s", self.path, exc)
         finally:
             db.close()
 
@@ -227,6 +242,14 @@ class DataFile:
             if isinstance(exc, sqlite3.Error):
                 raise StoreUnavailable(f"the data file {self.path} failed: {exc}") from exc
             raise
+        self.commits += 1
+
+    def write(self, sql: str, args: Sequence[object] = ()) -> None:
+        """One statement, which is a transaction of its own."""
+        try:
+            self.db.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"the data file {self.path} failed: {exc}") from exc
         self.commits += 1
 
     def rows(self, sql: str, args: Sequence[object] = ()) -> list[Any]:

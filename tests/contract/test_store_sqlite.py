@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from race.store import KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable
+from race.store import KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable, sqlite_file
 from race.store.base import ASIDE, LogEntry
 from race.store.sqlite import SqliteStore, parse_url
 from race.store.sqlite_file import StoreInUse
@@ -139,6 +139,27 @@ async def test_the_checkpointer_folds_commits_into_the_file_within_its_interval(
                 break
             await asyncio.sleep(0.02)
         assert rows == [("folded in",)]
+    finally:
+        await s.close()
+
+
+async def test_under_a_steady_stream_of_commits_the_log_starts_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A passive checkpoint never catches up with commits that never stop: the checkpointer
+    then starts the log again, or it would grow for as long as the stream lasts."""
+    monkeypatch.setattr(sqlite_file, "WAL_PAGES", 64)
+    path = tmp_path / "race.db"
+    s = await opened(path, sync_seconds=0.02)
+    try:
+        deadline, version = time.monotonic() + 20, 0
+        while s.file.restarts < 2 and time.monotonic() < deadline:
+            assert await s.commit("R1", expect={"p:s1": version}, write={"p:s1": "x" * 3000})
+            version += 1
+        assert s.file.restarts >= 2
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert frames < version / 2  # the log holds the commits since it started again, not all of them
     finally:
         await s.close()
 

@@ -13,7 +13,7 @@ from race.bench.load import echo_message
 from tests.support.processes import ROOT
 
 
-def test_bench_runs_every_phase_on_both_stores(redis_url: str, tmp_path: Path) -> None:
+def test_bench_runs_every_phase_on_every_store(redis_url: str, tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "2"]
     args += ["--spectators", "20", "--crowd", "30", "--crowd-moves", "3", "--crowd-rate", "10"]
@@ -22,11 +22,12 @@ def test_bench_runs_every_phase_on_both_stores(redis_url: str, tmp_path: Path) -
         [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    for row in ("race (memory)", "echo (memory)", "fan-out (memory)", "race (redis)", "echo (redis)"):
+    for row in ("race (memory)", "echo (memory)", "fan-out (memory)", "race (sqlite)", "race (redis)", "echo (redis)"):
         assert row in done.stdout
     assert "goal: >= 3,000 validated moves/s with Redis" in done.stdout
+    assert "goal: sqlite server CPU per move <= 1.3x the memory store's at the limit" in done.stdout
     results = json.loads(out.read_text())["results"]
-    assert [r["label"] for r in results] == ["memory", "redis"]
+    assert [r["label"] for r in results] == ["memory", "sqlite", "redis"]
     for r in results:
         for phase in ("race", "echo", "fanout"):
             assert r[phase]["done"] > 0 and r[phase]["errors"] == 0
