@@ -30,8 +30,8 @@ from .base import StoreUnavailable
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
-#: The write-ahead log's length (in pages) past which a checkpoint starts it again.
-WAL_PAGES = 4096
+#: The write-ahead log's length (in pages, 64 MiB) past which a checkpoint starts it again.
+WAL_PAGES = 16384
 #: ``synchronous`` modes: ``off`` only for measurements (a power loss may corrupt the file).
 SYNC_MODES = ("normal", "full", "off")
 
