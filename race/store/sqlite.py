@@ -8,13 +8,14 @@ memory, as in the memory store this builds on: the rooms' channels, presence, an
 documents' logs. After a restart :meth:`log_since` answers ``None`` for what came before, and
 a resuming client gets its full state, as when its missed entries were trimmed.
 
-The move path's cost (figures in docs/performance.md): a commit is a few statements and a
-``write`` of the pages it changed to the write-ahead log, on the event loop, with no sync
-(the checkpointer's thread syncs about once a second). This process is the file's only
-writer, so it keeps each room's document versions in memory and checks a commit's expected
-versions without a read; and it writes a room's expiry again only once it moved on by a
-minute (or a tenth of the ttl): rooms expire to the minute. Expired rows are deleted by a
-sweep every ``sweep_seconds``, in batches, never by a commit; until then no read sees them.
+The move path's cost (figures in docs/performance.md): a move's commit is one statement, a
+transaction of its own, which appends the pages it changed to the write-ahead log: a write
+to the system's cache, on the event loop, with no sync (the checkpointer's thread syncs
+about once a second). This process is the file's only writer, so it keeps each room's
+document versions in memory and checks a commit's expected versions without a read; and it
+writes a room's expiry again only once it moved on by a minute (or a tenth of the ttl):
+rooms expire to the minute. Expired rows are deleted by a sweep every ``sweep_seconds``, in
+batches, never by a commit; until then no read sees them.
 """
 
 from __future__ import annotations
