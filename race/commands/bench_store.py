@@ -1,6 +1,6 @@
 """``python -m race bench-store``: what a move's commit and read cost each embedded store.
 
-A move commits its seat's document (``--seat-bytes``, about a game's size) with a log entry
+**Commits.** A move commits its seat's document (``--seat-bytes``, about a game's size) with a log entry
 and a broadcast, expecting the versions of the room's meta and of that seat; a player coming
 back reads both. This runs ``--commits`` such commits over ``--rooms`` rooms of two seats, then
 as many reads, in one process, on the memory store and on the SQLite store in each of its
@@ -9,21 +9,29 @@ may corrupt a file written so). Reported per operation: the process's CPU time (
 the checkpointer's syncs count), and the wall time on the event loop, median, 99th
 percentile and the longest, the loop's longest stall; and each store's CPU per commit as a
 multiple of the memory store's, measured in the same run.
+
+**Moves.** Then ``--moves`` real moves through the room service in this process, without
+websockets: ``--players`` players in rooms of two, each playing as the server benchmark's
+players do (a random legal move, a restart after 300). Reported: the CPU per move, and the
+part of it spent in the store's calls.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from race.bench.load import choose
 from race.store import Store
 from race.store.memory import MemoryStore
 from race.store.sqlite import SqliteStore
+from race.wire import protocol as p
 
 STORES = ("memory", "sqlite-off", "sqlite-normal", "sqlite-full")
 
@@ -40,14 +48,64 @@ def register(sub: Any) -> None:
     p.add_argument("--rooms", type=int, default=20, help="rooms the commits go round (default 20)")
     p.add_argument("--seat-bytes", type=int, default=1500, help="size of a seat's document (default 1500)")
     p.add_argument("--stores", default=",".join(STORES), help=f"comma-separated, of {', '.join(STORES)}")
+    p.add_argument("--moves", type=int, default=20_000, help="moves through the service per store (default 20000)")
+    p.add_argument("--players", type=int, default=40, help="players of those moves, two a room (default 40)")
     p.set_defaults(func=run)
 
 
 class Result:
     def __init__(self, name: str) -> None:
         self.name = name
-        self.commit_cpu_us = self.read_cpu_us = 0.0
+        self.commit_cpu_us = self.read_cpu_us = self.move_cpu_us = self.move_store_us = 0.0
         self.walls_us: list[float] = []
+
+
+class Timed:
+    """A store whose calls' CPU time is added up (every thread's: the checkpointer's too)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store, self.cpu = store, 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.store, name)
+        if not asyncio.iscoroutinefunction(method):
+            return method
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.cpu += time.process_time() - start
+
+        return timed
+
+
+async def play(result: Result, store: Store, moves: int, players: int) -> None:
+    """``moves`` moves through the room service, played as the server benchmark's players play."""
+    from race.service import RaceService, Session
+
+    timed = Timed(store)
+    service = RaceService(timed, countdown_ms=0, rooms_per_minute=None)
+    seats: list[tuple[Session, dict[str, Any], random.Random, list[int]]] = []
+    for r in range(max(1, players // 2)):
+        host, guest = Session(f"h{r}"), Session(f"g{r}")
+        (joined,) = await service.handle(host, p.Create(name="Host", difficulty="medium", deal=r + 1))
+        await service.handle(guest, p.Join(room=joined["room"]["code"], name="Guest"))
+        await service.handle(host, p.Start())
+        for session in (host, guest):
+            state = (await service.handle(session, p.Sync()))[-1]
+            seats.append((session, state, random.Random(r), [0]))
+    timed.cpu, cpu = 0.0, time.process_time()
+    for i in range(moves):
+        session, state, rng, played = seats[i % len(seats)]
+        msg = choose(state, rng, restart=played[0] >= 300)
+        played[0] = 0 if msg["type"] == "restart" else played[0] + 1
+        kind = {"move": p.Play, "undo": p.Undo, "restart": p.Restart}[msg.pop("type")]
+        reply = (await service.handle(session, kind(**msg)))[-1]
+        seats[i % len(seats)] = (session, reply, rng, played)
+    result.move_cpu_us = (time.process_time() - cpu) / moves * 1e6
+    result.move_store_us = timed.cpu / moves * 1e6
 
 
 async def measure(name: str, store: Store, commits: int, rooms: int, seat_bytes: int) -> Result:
@@ -88,7 +146,10 @@ async def run_all(args: argparse.Namespace, names: list[str]) -> list[Result]:
             await store.connect()
             try:
                 commits = args.full_commits if name == "sqlite-full" else args.commits
-                results.append(await measure(name, store, commits, args.rooms, args.seat_bytes))
+                result = await measure(name, store, commits, args.rooms, args.seat_bytes)
+                if args.moves > 0 and name in ("memory", "sqlite-normal"):
+                    await play(result, store, args.moves, args.players)
+                results.append(result)
             finally:
                 await store.close()
     return results
@@ -120,4 +181,14 @@ def run(args: argparse.Namespace) -> int:
             f"{r.name:<14} {r.commit_cpu_us:>13.1f} {times:>8} {statistics.median(walls):>11.1f} "
             f"{walls[int(len(walls) * 0.99)]:>8.1f} {walls[-1] / 1000:>10.2f} {r.read_cpu_us:>11.1f}"
         )
+    played = [r for r in results if r.move_cpu_us]
+    if played:
+        print(f"\n{args.moves:,} moves through the room service, {args.players} players, no websockets:")
+        head = f"{'store':<14} {'CPU us/move':>11} {'x memory':>8} {'in the store':>12}"
+        print(head)
+        print("-" * len(head))
+        base = next((r.move_cpu_us for r in played if r.name == "memory"), None)
+        for r in played:
+            times = f"{r.move_cpu_us / base:.2f}x" if base else "-"
+            print(f"{r.name:<14} {r.move_cpu_us:>11.1f} {times:>8} {r.move_store_us:>12.1f}")
     return 0

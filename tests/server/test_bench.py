@@ -103,3 +103,19 @@ def test_echo_clients_send_their_players_state_replies_in_order() -> None:
     ]
     filler = json.loads(echo_message(7, []))  # no replies: filler of 2,000 bytes
     assert filler["type"] == "echo" and filler["n"] == 7 and len(echo_message(7, [])) >= 2000
+
+
+def test_bench_store_measures_commits_reads_and_moves_on_each_embedded_store() -> None:
+    args = ["--commits", "200", "--full-commits", "20", "--moves", "200", "--players", "4"]
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench-store", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.startswith(("memory", "sqlite"))}
+    assert set(rows) == {"memory", "sqlite-off", "sqlite-normal", "sqlite-full"}
+    assert "200 moves through the room service, 4 players" in done.stdout
+    moves = [
+        line.split() for line in done.stdout.split("room service")[1].splitlines() if line.startswith(("mem", "sql"))
+    ]
+    assert [m[0] for m in moves] == ["memory", "sqlite-normal"] and moves[0][2] == "1.00x"
+    assert all(float(m[1]) > float(m[3]) > 0 for m in moves)  # a move's CPU, and the store's part of it
