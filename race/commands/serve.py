@@ -145,7 +145,13 @@ def run(args: argparse.Namespace) -> int:
         from race.store.sqlite import parse_url
         from race.store.sqlite_file import in_use
 
-        if (busy := in_use(parse_url(settings.store_url)[0])) is not None:
+        path = parse_url(settings.store_url)[0]
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            busy: Exception | None = in_use(path)
+        except OSError as exc:  # a folder it may not make or write in
+            busy = OSError(f"cannot keep data in {path.parent}: {exc.strerror or exc}")
+        if busy is not None:
             print(f"error: {busy}", file=sys.stderr)
             return 1
     shared = share_origins(args.host, args.port)
