@@ -5,8 +5,9 @@ text with a version that starts at 1 and grows by one per write. :meth:`Store.co
 only way to write: it checks the expected versions of some documents, writes some, appends
 an entry to a document's log and publishes a message on the room's channel, all at once or
 not at all. Documents whose names start with :data:`ASIDE` are kept aside: read by name and
-written like any other, but left out of :meth:`Store.read_all`. Two backends keep exactly
-these semantics: :mod:`race.store.memory` (one process) and :mod:`race.store.redis` (any
+written like any other, but left out of :meth:`Store.read_all`. Three backends keep exactly
+these semantics: :mod:`race.store.sqlite` (one process, on disk: the server's default),
+:mod:`race.store.memory` (one process, until it stops) and :mod:`race.store.redis` (any
 number of processes on one Redis or Redis Cluster).
 """
 
