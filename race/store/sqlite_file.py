@@ -137,7 +137,7 @@ class DataFile:
             raise ValueError(f"sync must be normal or full, got {sync!r}")
         self.path, self.sync, self.sync_seconds, self.readonly = path, sync, sync_seconds, readonly
         self.commits = 0  # so far: the checkpointer syncs when it grew
-        self.restarts = 0  # checkpoints that held the writer off to start the log again
+        self.restarts = 0  # checkpoints that started the log again
         self._db: sqlite3.Connection | None = None
         self._lock: int | None = None
         self._stopping = threading.Event()
@@ -204,7 +204,9 @@ class DataFile:
         loop's next commit."""
         db = sqlite3.connect(self.path, isolation_level=None)
         db.execute(f"PRAGMA synchronous={self.sync.upper()}")
-        db.execute("PRAGMA busy_timeout=10000")
+        # No waiting: a reader beside the server (an export) holding an old snapshot would
+        # otherwise keep the second checkpoint, and the writer it holds off, waiting.
+        db.execute("PRAGMA busy_timeout=0")
         done = -1  # the first interval checkpoints whatever came before this thread ran
         try:
             while not self._stopping.wait(self.sync_seconds):
@@ -214,8 +216,8 @@ class DataFile:
                 try:
                     _, pages, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     if pages > WAL_PAGES:
-                        db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
-                        self.restarts += 1
+                        busy, _, _ = db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                        self.restarts += not busy
                 except sqlite3.Error as exc:
                     log.warning("could not checkpoint %s: %s", self.path, exc)
         finally:

@@ -164,6 +164,32 @@ async def test_under_a_steady_stream_of_commits_the_log_starts_again(
         await s.close()
 
 
+async def test_a_reader_holding_an_old_snapshot_keeps_the_log_from_starting_again_not_the_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export beside the server reads one snapshot for as long as it takes: meanwhile the
+    log cannot start again, and the checkpointer gives up at once rather than hold commits
+    off while it waits for the reader."""
+    monkeypatch.setattr(sqlite_file, "WAL_PAGES", 64)
+    path = tmp_path / "race.db"
+    s = await opened(path, sync_seconds=0.02)
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert await s.commit("R1", expect={}, write={"p:s1": "x"})
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT data FROM docs").fetchall() == [("x",)]  # the snapshot, held
+        restarts, version, tried = s.file.restarts, 1, s.file.commits
+        while s.file.commits < tried + 2000:
+            assert await s.commit("R1", expect={"p:s1": version}, write={"p:s1": "x" * 3000})
+            version += 1
+        assert s.file.restarts == restarts
+        assert reader.execute("SELECT data FROM docs").fetchall() == [("x",)]  # still its snapshot
+        reader.execute("COMMIT")
+    finally:
+        reader.close()
+        await s.close()
+
+
 async def test_the_sweep_deletes_what_expired_and_nothing_else(tmp_path: Path) -> None:
     path = tmp_path / "race.db"
     s = await opened(path)
