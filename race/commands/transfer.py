@@ -177,7 +177,10 @@ def run_import(args: argparse.Namespace) -> int:
 
     try:
         counts = asyncio.run(main())
-    except (StoreInUse, ValueError, FileNotFoundError) as exc:
+    except StoreInUse as exc:
+        print(f"error: {exc}\nStop the server before importing into its data.", file=sys.stderr)
+        return 1
+    except (ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(f"imported {_summary(counts) or 'nothing'} into {url.split('@')[-1]}", file=sys.stderr)
