@@ -32,6 +32,7 @@ from race.edge.transport import Contexts
 from race.live.hub import Hub
 from race.live.presence import Presence
 from race.live.scheduler import Scheduler
+from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
 from race.service import RaceService, now_ms
 from race.service.solver_lines import SolverLines
@@ -198,7 +199,7 @@ def create_app(
             return JSONResponse({"error": p.schema_error(exc)}, status_code=400)
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        except p.ProtocolError as exc:
+        except (p.ProtocolError, Refused) as exc:
             return JSONResponse({"error": exc.message}, status_code=400)
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)

@@ -20,6 +20,7 @@ from race.daily import board
 from race.daily.deal import DailyDeals, day_before, next_day
 from race.engine import DIFFICULTIES
 from race.rooms import pace as human
+from race.rooms.errors import Refused
 from race.rooms.model import Kind, Meta, Seat, Status, actions_of, acts_keys, device_id
 from race.rooms.pace import Pace
 from race.rooms.record import utc_date
@@ -28,7 +29,6 @@ from race.service.players import Profile, add_finished_day, board_group, counted
 from race.store import DailyStore, StoreUnavailable
 from race.wire import protocol as p
 from race.wire.envelope import encode, news
-from race.wire.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 PROFILE_TTL = 400 * 86400
@@ -105,13 +105,12 @@ class DailyChallenge:
 
     async def start(self, session: Session, msg: p.Daily) -> list[dict[str, Any]]:
         """A new attempt at today's deal for the player of ``msg.token`` (or a new player)."""
-        if session.role is not None:
-            raise ProtocolError("already_in_room", "this connection is already in a room; open a new one")
+        session.not_seated()
         name = p.clean_name(msg.name)
         token = msg.token
         known = await self.profile(token) if token else None
         if token and known is None:
-            raise ProtocolError("bad_token", "that token is not a daily player; start without one to get a new one")
+            raise Refused("bad_token", "that token is not a daily player; start without one to get a new one")
         await self.service.admit_new_room(session)
         if known is None:
             await self._admit_new_player(session)
@@ -126,7 +125,7 @@ class DailyChallenge:
             profile_group(token), expect={"profile": version}, write={"profile": _dump(profile)}, ttl=PROFILE_TTL
         )
         if not ok:
-            raise ProtocolError("busy", "your profile changed meanwhile; try again")
+            raise Refused("busy", "your profile changed meanwhile; try again")
         date = self.today()
         deal = await self.deal(date, msg.difficulty)
         ranked = not await board.on_board(self.store, date, msg.difficulty, profile.id)
@@ -167,7 +166,7 @@ class DailyChallenge:
         if per is None:
             return
         if not await self.store.spend(f"players:{session.address}", per / 86400, max(1, per), self.clock() / 1000):
-            raise ProtocolError(
+            raise Refused(
                 "too_many_players",
                 f"your address has made {per} new daily players today; play on as the one you have, "
                 "or come back tomorrow",
@@ -229,9 +228,9 @@ class DailyChallenge:
         try:
             day = dt.date.fromisoformat(date)
         except ValueError:
-            raise ProtocolError("bad_message", f"not a date: {date!r}") from None
+            raise Refused("bad_message", f"not a date: {date!r}") from None
         if day > dt.date.fromisoformat(today):
-            raise ProtocolError("bad_date", "that day has not come yet")
+            raise Refused("bad_date", "that day has not come yet")
         group = board_group(date, difficulty)
         streak = None
         player = None

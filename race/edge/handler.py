@@ -7,7 +7,8 @@ A message that reads what it will then be streamed (a ``join``, ``resume`` or ``
 reads its room's snapshot, a ``leaderboard`` its board) has its connection follow the
 room first, through :class:`Channels`, so no broadcast falls between the read and the
 stream; if the message is refused, the connection follows nothing for it. Errors become
-``error`` replies here: a refusal (:class:`ProtocolError`), the store being away, a bug.
+``error`` replies here, with the code and message of the protocol's error or of the room's
+rules' refusal (:class:`race.rooms.errors.Refused`), or for the store being away, or a bug.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from race.daily import DailyChallenge
+from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
 from race.service import RaceService, Session
 from race.service.players import board_group
@@ -76,7 +78,7 @@ class Handler:
                 if first is not None and first != session.room:  # refused: it follows nothing
                     await channels.unfollow(first)
                 raise
-        except ProtocolError as exc:
+        except (ProtocolError, Refused) as exc:
             return Outcome(replies=[p.error(exc.code, exc.message, **exc.extra)])
         except StoreUnavailable as exc:
             log.warning("store unavailable while handling a message: %s", exc)

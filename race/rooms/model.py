@@ -105,6 +105,11 @@ class Seat(msgspec.Struct, kw_only=True):
     left: bool = False
 
 
+#: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
+META = msgspec.json.Decoder(Meta)
+SEAT = msgspec.json.Decoder(Seat)
+
+
 def last_seat(meta: Meta) -> int:
     """The highest seat number the room has handed out (rooms from before ``last_seat``
     was kept: the highest seated)."""

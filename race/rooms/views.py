@@ -22,13 +22,11 @@ import msgspec
 from race.engine import Game
 from race.rooms import tutorial
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms.model import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
+from race.rooms.model import META, SEAT, Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
 from race.wire import envelope
 from race.wire.envelope import Envelope
 
-META = msgspec.json.Decoder(Meta)
-SEAT = msgspec.json.Decoder(Seat)
 Shown = tuple[dict[str, Any], dict[str, Any]]
 HIDDEN = "??"  # a card not shown yet (before the start)
 SECRET = ("lobby", "countdown")  # the phases in which every board is hidden

@@ -7,23 +7,22 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 import msgspec
 
 from race.engine import Game
-from race.rooms.model import Kind, Meta, Seat, Status, is_done, phase, seat_key
-from race.rooms.views import META, SEAT, SECRET, presence_view, room_message, room_view, seats_of, state_view
+from race.rooms.errors import Refused
+from race.rooms.model import META, SEAT, Kind, Meta, Seat, Status, is_done, phase, seat_key
+from race.rooms.views import SECRET, presence_view, room_message, room_view, seats_of, state_view
 from race.service.listing import DAILY_LISTED_S as DAILY_LISTED_S
 from race.service.listing import LISTING as LISTING
 from race.service.listing import Listings
 from race.service.recording import keep_records
-from race.service.repo import Change, Memo, Room, dump, gone, transact
+from race.service.repo import Change, Room, dump, gone, transact
+from race.service.session import Session
 from race.service.solver_lines import SolverLines
 from race.store import Doc, RoomStore
-from race.wire.protocol import ProtocolError
 
 log = logging.getLogger("race.service")  # one logger for the whole package
 #: How long a player must have been away before the others may act without them, unless the
@@ -39,41 +38,6 @@ _enc = msgspec.json.Encoder()
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-class Role(StrEnum):
-    """What a connection in a room is there as."""
-
-    PLAYER = "player"
-    SPECTATOR = "spectator"
-
-
-@dataclass
-class Session:
-    """What one connection is: nobody yet, a player in a seat, or a spectator."""
-
-    conn_id: str
-    room: str | None = None
-    seat: str | None = None
-    role: Role | None = None
-    #: What this connection's last move committed: the next move starts from it instead of
-    #: reading the store (see :func:`race.service.repo.transact_seat`).
-    memo: Memo = field(default_factory=Memo)
-    #: The client's address: the rooms it may start are counted by it.
-    address: str = ""
-    #: A spectator who holds a seat in the room's race (the same device), shown no boards
-    #: until their own game is done.
-    blind: bool = False
-    #: How far (ms) everything this spectator is sent runs behind the race.
-    delay_ms: int = 0
-    #: The daily leaderboards this connection follows, the one asked for last at the end.
-    boards: dict[str, None] = field(default_factory=dict)
-
-    @property
-    def sees_boards(self) -> bool:
-        """Whether this connection gets the spectators' view of its room (with the boards
-        during the race), not the players'."""
-        return self.role is Role.SPECTATOR and not self.blind
 
 
 class ServiceBase(Listings):
@@ -135,7 +99,7 @@ class ServiceBase(Listings):
         if per is None:
             return
         if not await self.store.spend(f"rooms:{session.address}", per / 60, max(1, int(per)), time.time()):
-            raise ProtocolError("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
+            raise Refused("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
 
     # -- the end of a race ---------------------------------------------------------
 
@@ -177,10 +141,6 @@ class ServiceBase(Listings):
 
     # -- helpers -------------------------------------------------------------------
 
-    def _not_seated(self, session: Session) -> None:
-        if session.role is not None:
-            raise ProtocolError("already_in_room", "this connection is already in a room; open a new one")
-
     async def _here(self, code: str) -> Here | None:
         """Who of ``code``'s players has a connection open, and since when each one that
         went is away, as the pages are told; ``None`` while nobody's presence is known."""
@@ -193,7 +153,7 @@ class ServiceBase(Listings):
     async def _room(self, code: str) -> dict[str, Doc]:
         docs = await self.store.read_all(code)
         if "meta" not in docs:
-            raise ProtocolError("unknown_room", f"there is no room {code} (it may have expired)")
+            raise Refused("unknown_room", f"there is no room {code} (it may have expired)")
         return docs
 
     async def _change_meta(

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from race.service.base import Role, Session
+from race.rooms.errors import Refused
 from race.service.lobby import LobbyActions
 from race.service.race import RaceActions
+from race.service.session import Role, Session
 from race.service.tutorial import TutorialActions
 from race.wire import protocol as p
-from race.wire.protocol import ProtocolError
 
 
 class RaceService(TutorialActions, LobbyActions, RaceActions):
@@ -30,13 +30,13 @@ class RaceService(TutorialActions, LobbyActions, RaceActions):
             case p.Tutorial():
                 return await self.tutorial(session, msg)
             case p.Daily() | p.Leaderboard():  # the connection hands these to the daily challenge
-                raise ProtocolError("unavailable", "the daily challenge is not available on this server")
+                raise Refused("unavailable", "the daily challenge is not available on this server")
         if session.role is None:
-            raise ProtocolError("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
+            raise Refused("not_in_room", f"join or watch a room before sending {msg.__struct_config__.tag!r}")
         if isinstance(msg, p.Sync):
             return await self.sync(session)
         if session.role is not Role.PLAYER:
-            raise ProtocolError("spectator", "spectators cannot act in the race")
+            raise Refused("spectator", "spectators cannot act in the race")
         match msg:
             case p.Ready():
                 return await self.ready(session, msg.ready)
@@ -56,4 +56,4 @@ class RaceService(TutorialActions, LobbyActions, RaceActions):
                 return await self.remove(session, msg.seat)
             case p.End():
                 return await self.end(session)
-        raise ProtocolError("unknown_type", "unhandled message")  # pragma: no cover
+        raise Refused("unknown_type", "unhandled message")  # pragma: no cover

@@ -8,9 +8,11 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.rooms.errors import Refused
 from race.rooms.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
 from race.rooms.model import (
     MAX_PLAYERS,
+    META,
     Meta,
     Seat,
     device_id,
@@ -26,21 +28,21 @@ from race.rooms.model import (
 )
 from race.rooms.record import daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
-from race.rooms.views import META, room_message, room_view, seats_of
-from race.service.base import Role, ServiceBase, Session, log
+from race.rooms.views import room_message, room_view, seats_of
+from race.service.base import ServiceBase, log
 from race.service.players import ranked_on
 from race.service.repo import Change, Room, create, dump, transact
+from race.service.session import Role, Session
 from race.store import Doc
 from race.wire import protocol as p
 from race.wire.envelope import encode, replace
-from race.wire.protocol import ProtocolError
 
 
 class EntryActions(ServiceBase):
     """Entering a room: as its first player, a new player, a player back, or a spectator."""
 
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
-        self._not_seated(session)
+        session.not_seated()
         name = p.clean_name(msg.name)
         await self.admit_new_room(session)
         deal: int | str = msg.deal if msg.deal is not None else random_deal()
@@ -77,12 +79,12 @@ class EntryActions(ServiceBase):
         for rid in dict.fromkeys(msg.ghosts):
             data = await self.store.record_get(rid)
             if data is None:
-                raise ProtocolError("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
+                raise Refused("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
             record = decode_record(data)
             if kept_back(record, today) and not await ranked_on(
                 self.store, msg.token, daily_day(record) or today, record.difficulty
             ):
-                raise ProtocolError(
+                raise Refused(
                     "kept_back",
                     "a daily challenge game of today can be raced once the day is over, "
                     "or by a player with a result on that day's board",
@@ -91,9 +93,9 @@ class EntryActions(ServiceBase):
         try:
             deal, difficulty, ghosts = ghosts_of(records)
         except GhostError as exc:
-            raise ProtocolError("bad_ghosts", str(exc)) from None
+            raise Refused("bad_ghosts", str(exc)) from None
         if msg.deal is not None and msg.deal != deal:
-            raise ProtocolError("bad_ghosts", "a ghost race is on its ghosts' deal: leave the deal out")
+            raise Refused("bad_ghosts", "a ghost race is on its ghosts' deal: leave the deal out")
         return deal, difficulty, ghosts
 
     async def open_room(
@@ -127,7 +129,7 @@ class EntryActions(ServiceBase):
         return meta, {key: Doc(1, data) for key, data in write.items()}
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
-        self._not_seated(session)
+        session.not_seated()
         code = normalise_code(msg.room)
         name = p.clean_name(msg.name)
         token = new_token()
@@ -135,14 +137,14 @@ class EntryActions(ServiceBase):
         def action(room: Room) -> Change[tuple[str, dict[str, Doc]]]:
             meta, docs = room.meta, room.docs
             if phase(meta, self.clock()) != "lobby":
-                raise ProtocolError("already_started", "this race has already started; you can watch it")
+                raise Refused("already_started", "this race has already started; you can watch it")
             if len(meta.seats) >= MAX_PLAYERS:
-                raise ProtocolError("room_full", f"this room already has {MAX_PLAYERS} players")
+                raise Refused("room_full", f"this room already has {MAX_PLAYERS} players")
             seats = seats_of(docs, meta)
             taken = next((s.name for s, _ in seats if p.name_key(s.name) == p.name_key(name)), None)
             if taken is not None:
                 same = "" if taken == name else f" ({name!r} reads the same)"
-                raise ProtocolError("name_taken", f"someone in this room is already called {taken!r}{same}")
+                raise Refused("name_taken", f"someone in this room is already called {taken!r}{same}")
             # A fresh seat id, never one given up (a retried remove must not find a newcomer there).
             meta.last_seat = last_seat(meta) + 1
             sid = f"s{meta.last_seat}"
@@ -167,12 +169,12 @@ class EntryActions(ServiceBase):
         return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
 
     async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
-        self._not_seated(session)
+        session.not_seated()
         code = normalise_code(msg.room)
         docs = await self._room(code)
         tok = docs.get(token_key(msg.token))
         if tok is None or tok.data not in META.decode(docs["meta"].data).seats:  # "": a seat given up
-            raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
+            raise Refused("bad_token", "that token does not belong to a seat in this room")
         sid = tok.data
         reply = self.joined(docs, sid, None)
         own = docs[seat_key(sid)]
@@ -191,14 +193,14 @@ class EntryActions(ServiceBase):
             # seated, so its close missed it: look again now that it is.
             (meta_doc,) = await self.store.read(code, ["meta"])
             if meta_doc is None or sid not in META.decode(meta_doc.data).seats:
-                raise ProtocolError("bad_token", "that token does not belong to a seat in this room")
+                raise Refused("bad_token", "that token does not belong to a seat in this room")
         except BaseException:
             session.room = session.seat = session.role = None
             raise
         return [reply]
 
     async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
-        self._not_seated(session)
+        session.not_seated()
         code = normalise_code(msg.room)
         docs = await self._room(code)
         meta = META.decode(docs["meta"].data)

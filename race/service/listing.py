@@ -9,8 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from race.rooms.model import MAX_PLAYERS, Kind, Meta, phase, seat_key
-from race.rooms.views import META, SEAT, presence_view, shown_deal
+from race.rooms.model import MAX_PLAYERS, META, SEAT, Kind, Meta, phase, seat_key
+from race.rooms.views import presence_view, shown_deal
 from race.store import RoomStore, StoreUnavailable
 
 log = logging.getLogger("race.service")

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from race.engine import Game
+from race.rooms.errors import Refused
 from race.rooms.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
 from race.rooms.model import (
     MAX_PLAYERS,
+    META,
+    SEAT,
     Kind,
     Meta,
     Seat,
@@ -19,13 +22,13 @@ from race.rooms.model import (
     seat_key,
 )
 from race.rooms.record import decode as decode_record
-from race.rooms.views import META, SEAT, room_message
-from race.service.base import Here, ServiceBase, Session, log
+from race.rooms.views import room_message
+from race.service.base import Here, ServiceBase, log
 from race.service.recording import room_listing
 from race.service.repo import Change, Room, conflict, dump, gone, transact
+from race.service.session import Session
 from race.store import Doc
 from race.wire.envelope import encode, removed
-from race.wire.protocol import ProtocolError
 
 
 class LobbyActions(ServiceBase):
@@ -39,7 +42,7 @@ class LobbyActions(ServiceBase):
 
         def change(meta: Meta, now: int) -> None:
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "the race has already started")
+                raise Refused("already_started", "the race has already started")
             if ready and sid not in meta.ready:
                 meta.ready.append(sid)
             if not ready and sid in meta.ready:
@@ -57,7 +60,7 @@ class LobbyActions(ServiceBase):
         def change(meta: Meta, now: int) -> None:
             _act_as_host(meta, session.seat or "", here, now, "only the host can start the race", self.host_away_ms)
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "the race has already started")
+                raise Refused("already_started", "the race has already started")
             self._begin(meta, now)
 
         await self._change_meta(session, change)
@@ -90,7 +93,7 @@ class LobbyActions(ServiceBase):
         again (seat ids are never reused, so it can only reach that player)."""
         assert session.room is not None and session.seat is not None
         if sid == session.seat:
-            raise ProtocolError("bad_seat", "to give up your own seat, send leave")
+            raise Refused("bad_seat", "to give up your own seat, send leave")
         here = await self._seats_here(session.room, session.seat)
         if await self._unseat(session.room, sid, host=session.seat, here=here):
             log.info("room %s: %s removed by the host", session.room, sid)
@@ -114,11 +117,11 @@ class LobbyActions(ServiceBase):
             if sid not in meta.seats:
                 if int(sid[1:]) <= last_seat(meta):
                     return Change()  # given up already (this is a retry)
-                raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
+                raise Refused("bad_seat", f"there is no player {sid!r} in this room")
             if host is None and phase(meta, now) == "over":
                 return _left_after_the_race(room, sid, now)
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "seats are given up only in the lobby")
+                raise Refused("already_started", "seats are given up only in the lobby")
             meta.last_seat = last_seat(meta)
             meta.seats.remove(sid)
             if sid in meta.ready:
@@ -152,17 +155,15 @@ class LobbyActions(ServiceBase):
         ghosts_doc = ""
         if ghosts:
             if deal is not None:
-                raise ProtocolError(
-                    "bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out"
-                )
+                raise Refused("bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out")
             new_deal, round_ghosts = await self._round_ghosts(session)
             ghosts_doc = encode_ghosts(round_ghosts)
 
         def change(meta: Meta, now: int) -> None:
             if meta.kind is not Kind.RACE:
-                raise ProtocolError("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
+                raise Refused("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
             if phase(meta, now) != "over":
-                raise ProtocolError("not_over", "a rematch can start only when the race is over")
+                raise Refused("not_over", "a rematch can start only when the race is over")
             if ghosts and meta.deal != new_deal:
                 raise conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
@@ -187,19 +188,19 @@ class LobbyActions(ServiceBase):
         docs = await self._room(session.room)
         meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) != "over":
-            raise ProtocolError("not_over", "a rematch can start only when the race is over")
+            raise Refused("not_over", "a rematch can start only when the race is over")
         records = []
         for rid in await self.store.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
             data = await self.store.record_get(rid)
             if data is not None and (record := decode_record(data)).round == meta.round:
                 records.append(record)
         if not records:
-            raise ProtocolError("no_ghosts", "this round's games are not on the record yet; try again in a moment")
+            raise Refused("no_ghosts", "this round's games are not on the record yet; try again in a moment")
         records.sort(key=lambda r: (len(r.seat), r.seat))
         try:
             deal, _, round_ghosts = ghosts_of(records[:MAX_GHOSTS])
         except GhostError as exc:
-            raise ProtocolError("bad_ghosts", str(exc)) from None
+            raise Refused("bad_ghosts", str(exc)) from None
         return deal, round_ghosts
 
 
@@ -234,10 +235,8 @@ def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: st
         return
     seats, since = here or (set(), {})
     if here is None or meta.host in seats or seat not in seats:
-        raise ProtocolError("not_host", f"{refusal} (or any player here while the host is away)")
+        raise Refused("not_host", f"{refusal} (or any player here while the host is away)")
     wait = since.get(meta.host, 0) + away_ms - now
     if wait > 0:
-        raise ProtocolError(
-            "not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s"
-        )
+        raise Refused("not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s")
     meta.host = seat

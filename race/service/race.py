@@ -9,7 +9,10 @@ from typing import Any
 
 from race.engine import Game, IllegalMove, InvalidMove
 from race.rooms import tutorial
+from race.rooms.errors import Refused
 from race.rooms.model import (
+    META,
+    SEAT,
     Kind,
     Meta,
     Seat,
@@ -23,22 +26,12 @@ from race.rooms.model import (
     seat_key,
 )
 from race.rooms.record import RESTART, UNDO
-from race.rooms.views import (
-    META,
-    SEAT,
-    SECRET,
-    player_message,
-    presence_view,
-    room_message,
-    room_view,
-    seats_of,
-    state_view,
-)
-from race.service.base import ServiceBase, Session, log
+from race.rooms.views import SECRET, player_message, presence_view, room_message, room_view, seats_of, state_view
+from race.service.base import ServiceBase, log
 from race.service.repo import Change, NeedHistory, Room, SeatRoom, dump, gone, load_seat, transact, transact_seat
+from race.service.session import Session
 from race.wire import protocol as p
 from race.wire.envelope import encode, news, not_to
-from race.wire.protocol import ProtocolError
 
 
 class RaceActions(ServiceBase):
@@ -79,20 +72,20 @@ class RaceActions(ServiceBase):
             reply = state_view(seat, game, room.version, duplicate=True)
             return Change(value=Moved(meta, seat, reply=reply, finish=True))
         if ph in ("lobby", "countdown"):
-            raise ProtocolError("not_started", "the race has not started yet")
+            raise Refused("not_started", "the race has not started yet")
         if ph == "over":
-            return Change(value=Moved(meta, seat, end=True, refusal=ProtocolError("race_over", "the race is over")))
+            return Change(value=Moved(meta, seat, end=True, refusal=Refused("race_over", "the race is over")))
         if seat.finished_ms is not None:  # a page's own retry (a new id): finish what a win set off
-            return Change(value=Moved(meta, seat, finish=True, refusal=ProtocolError("finished", FINISHED)))
+            return Change(value=Moved(meta, seat, finish=True, refusal=Refused("finished", FINISHED)))
         _not_out(seat)
         if msg.version != room.version:
-            raise ProtocolError(
+            raise Refused(
                 "stale",
                 f"your state is version {msg.version}, the server's is {room.version}; the current state is attached",
                 state=state_view(seat, game, room.version),
             )
         if isinstance(msg, p.Play) and seat.history >= self.max_game_moves:
-            raise ProtocolError(
+            raise Refused(
                 "too_many_moves",
                 f"this game holds {seat.history} moves, the most a game may; undo or restart to go on",
             )
@@ -151,12 +144,12 @@ class RaceActions(ServiceBase):
         docs = await self._room(code)
         meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) not in ("racing", "countdown"):
-            raise ProtocolError("not_racing", "the race is not running")
+            raise Refused("not_racing", "the race is not running")
         if meta.host != session.seat:
             seats = seats_of(docs, meta)
             me = next((s for s, _ in seats if s.seat == session.seat), None)
             if me is None or not is_done(me):
-                raise ProtocolError("not_host", "only the host can end the race, or a player who is out of it")
+                raise Refused("not_host", "only the host can end the race, or a player who is out of it")
             racing = [s.seat for s, _ in seats if not is_done(s)]
             if len(racing) > 1:
                 await self._may_end_without(code, racing)
@@ -169,10 +162,10 @@ class RaceActions(ServiceBase):
         here, since = await self._here(code) or (set(racing), {})
         at, now = end_from(racing, here, since, self.host_away_ms), self.clock()
         if at is None:
-            raise ProtocolError("not_host", "only the host can end the race while two players still in it are here")
+            raise Refused("not_host", "only the host can end the race while two players still in it are here")
         if at > now:
             soon = f"try again in {(at - now + 999) // 1000} s"
-            raise ProtocolError("not_host", f"a player still racing has only just gone and may be back: {soon}")
+            raise Refused("not_host", f"a player still racing has only just gone and may be back: {soon}")
 
     async def presence_end(self, code: str, view: dict[str, Any]) -> bool:
         """Add to the room's ``presence`` message its ``end_from`` (``None`` outside a race);
@@ -205,7 +198,7 @@ class RaceActions(ServiceBase):
             if isinstance(msg, p.Restart):
                 return tutorial.start(), "restart"
             if isinstance(msg, p.Play) and (why := tutorial.refusal(game, seat.history, msg.move)) is not None:
-                raise ProtocolError("not_in_lesson", why)
+                raise Refused("not_in_lesson", why)
         return game, self._apply(game, msg)
 
     @staticmethod
@@ -218,9 +211,9 @@ class RaceActions(ServiceBase):
             game.restart()
             return "restart"
         except InvalidMove as exc:
-            raise ProtocolError("invalid_move", str(exc)) from None
+            raise Refused("invalid_move", str(exc)) from None
         except IllegalMove as exc:
-            raise ProtocolError("illegal_move", str(exc)) from None
+            raise Refused("illegal_move", str(exc)) from None
 
     async def sync(self, session: Session) -> list[dict[str, Any]]:
         """The room as it is now, and for a player also their own state (e.g. after a
@@ -254,7 +247,7 @@ class RaceActions(ServiceBase):
         assert session.room is not None and session.seat is not None
         room = await load_seat(self.store, session.room, session.seat)
         if phase(room.meta, self.clock()) != "racing":
-            raise ProtocolError("not_racing", "hints are available while the race runs")
+            raise Refused("not_racing", "hints are available while the race runs")
         _not_out(room.seat)
         game, history = room.game, room.seat.history
         hint = tutorial.hint(game, history) if room.meta.kind is Kind.TUTORIAL else game.hint()
@@ -270,7 +263,7 @@ class RaceActions(ServiceBase):
             if seat_doc is None or sid not in room.meta.seats:
                 raise gone()
             if phase(room.meta, self.clock()) not in ("racing", "countdown"):
-                raise ProtocolError("not_racing", "you can resign only while the race runs")
+                raise Refused("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
             _not_out(seat)
             seat.resigned = True
@@ -287,7 +280,7 @@ class RaceActions(ServiceBase):
 
         state = await transact(self.store, code, action, names=[key], missing_ok=True)
         if state is None:
-            raise ProtocolError("unknown_room", "this room no longer exists")
+            raise Refused("unknown_room", "this room no longer exists")
         await self._out(code)
         return [state]
 
@@ -324,13 +317,13 @@ class Moved:
     won: bool = False
     finish: bool = False
     end: bool = False
-    refusal: ProtocolError | None = None
+    refusal: Refused | None = None
     clock_started: bool = False
 
 
 def _not_out(seat: Seat) -> None:
     """Refuse a race action of a player who has finished or resigned."""
     if seat.finished_ms is not None:
-        raise ProtocolError("finished", FINISHED)
+        raise Refused("finished", FINISHED)
     if seat.resigned:
-        raise ProtocolError("resigned", "you resigned from this race")
+        raise Refused("resigned", "you resigned from this race")

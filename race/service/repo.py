@@ -3,7 +3,7 @@
 An action is a function of a loaded :class:`Room` (its documents, its meta decoded) and the
 server's time that returns a :class:`Change`, the documents to write, the versions they must
 still have, what to publish and log, and the value to hand back, or raises a
-``ProtocolError``. :func:`transact` loads the room, runs the action and commits its change.
+``Refused``. :func:`transact` loads the room, runs the action and commits its change.
 When another writer got there first it does it all again, on a fresh read, up to
 :data:`RETRIES` times. The action decides every refusal on that fresh read, never on what an
 earlier attempt saw.
@@ -29,11 +29,10 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from race.engine import Game
-from race.rooms.model import Meta, Seat, history_keys, history_of, seat_key
-from race.rooms.views import META, SEAT
+from race.rooms.errors import Refused
+from race.rooms.model import META, SEAT, Meta, Seat, history_keys, history_of, seat_key
 from race.store import Doc, Documents
 from race.wire.envelope import Envelope, encode
-from race.wire.protocol import ProtocolError
 
 RETRIES = 20
 T = TypeVar("T")
@@ -45,16 +44,16 @@ def dump(obj: Any) -> str:
     return _enc.encode(obj).decode()
 
 
-def conflict() -> ProtocolError:
-    return ProtocolError("busy", "the room is changing too fast to apply this; try again")
+def conflict() -> Refused:
+    return Refused("busy", "the room is changing too fast to apply this; try again")
 
 
-def unknown_room(code: str) -> ProtocolError:
-    return ProtocolError("unknown_room", f"there is no room {code} (it may have expired)")
+def unknown_room(code: str) -> Refused:
+    return Refused("unknown_room", f"there is no room {code} (it may have expired)")
 
 
-def gone() -> ProtocolError:
-    return ProtocolError("not_in_room", "you are no longer in this room (your seat was given up)")
+def gone() -> Refused:
+    return Refused("not_in_room", "you are no longer in this room (your seat was given up)")
 
 
 @dataclass(frozen=True)
@@ -196,7 +195,7 @@ async def load_seat(store: Documents, code: str, sid: str) -> SeatRoom:
     when there is no such room, or no such seat in it."""
     meta_doc, seat_doc = await store.read(code, ["meta", seat_key(sid)])
     if meta_doc is None:
-        raise ProtocolError("unknown_room", "this room no longer exists")
+        raise Refused("unknown_room", "this room no longer exists")
     meta = META.decode(meta_doc.data)
     if seat_doc is None or sid not in meta.seats:
         raise gone()
@@ -228,7 +227,7 @@ async def transact_seat(
             except NeedHistory:
                 room.game = await _with_history(store, room)
                 change = action(room)
-        except ProtocolError:
+        except Refused:
             if room.remembered:
                 room = None  # refusals are decided on a fresh read, never on a memory
                 continue

@@ -9,14 +9,15 @@ from typing import Any
 
 from race.rooms import tutorial
 from race.rooms.model import Kind, Meta, Status, device_id, new_token
-from race.service.base import Session, log
+from race.service.base import log
 from race.service.entry import EntryActions
+from race.service.session import Session
 from race.wire import protocol as p
 
 
 class TutorialActions(EntryActions):
     async def tutorial(self, session: Session, msg: p.Tutorial) -> list[dict[str, Any]]:
-        self._not_seated(session)
+        session.not_seated()
         name = p.clean_name(msg.name)
         await self.admit_new_room(session)
         now = self.clock()

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 
 from race.daily import DailyChallenge, board_group, choose_deal
 from race.engine import Game
+from race.rooms.errors import Refused
 from race.service import RaceService, Session
 from race.store import Store, StoreUnavailable, open_store
 from race.wire import protocol as p
@@ -160,7 +161,7 @@ async def test_only_the_first_finished_attempt_of_a_day_is_ranked(store: Store, 
     board = await daily.leaderboard(DIFFICULTY, None, 10, token)
     assert [(e["name"], e["time_ms"]) for e in board["entries"]] == [("Ann", 90_000)]
     # The finished attempt takes no more moves.
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await daily.service.handle(session, p.Play(move="shuffle", version=1))
     assert info.value.code in ("finished", "race_over")
 
@@ -191,7 +192,7 @@ async def test_the_day_rolls_over_at_utc_midnight_and_old_boards_stay_readable(s
     old = await daily.leaderboard(DIFFICULTY, "2001-12-03", 10, None)
     assert [e["name"] for e in old["entries"]] == ["Ann"]  # counted for the day it was dealt
     assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await daily.leaderboard(DIFFICULTY, "2001-12-05", 10, None)
     assert info.value.code == "bad_date"
 
@@ -244,7 +245,7 @@ async def test_results_come_only_from_played_games(store: Store, pool: Executor)
     ):
         with pytest.raises(ProtocolError):
             p.decode(raw)
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await attempt(daily, "Eve", token="forged-token")
     assert info.value.code == "bad_token"
     assert (await daily.leaderboard(DIFFICULTY, None, 10, None))["entries"] == []
@@ -260,10 +261,10 @@ async def test_a_daily_attempt_cannot_be_rematched_into_another_deal(store: Stor
     session, _ = await attempt(daily, "Ann")
     await daily.service.handle(session, p.Resign())
     for msg in (p.Rematch(deal=3), p.Rematch()):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await daily.service.handle(session, msg)
         assert info.value.code == "no_rematch"
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await daily.service.handle(Session("conn-eve"), p.Join(room=session.room or "", name="Eve"))
     assert info.value.code == "already_started"
     (watching,) = await daily.service.handle(Session("conn-w"), p.Watch(room=session.room or ""))
@@ -365,7 +366,7 @@ async def test_new_daily_players_are_few_a_day_from_one_address(store: Store, po
 
     first = await new_player(here)
     await new_player(here)
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await new_player(here)
     assert refused.value.code == "too_many_players" and "2 new daily players today" in refused.value.message
     assert (await new_player(here, first["token"]))["token"] == first["token"]  # a known player plays on

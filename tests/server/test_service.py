@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from race.engine import Game
+from race.rooms.errors import Refused
 from race.rooms.model import Seat, ranking
 from race.service import RaceService, Role, Session
 from race.service.base import LISTING
 from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 from race.wire import protocol as p
-from race.wire.protocol import ProtocolError
 from tests.support.processes import FailingOnce
 
 
@@ -51,7 +51,7 @@ async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, re
     ]
     results = await asyncio.gather(*attempts, return_exceptions=True)
     applied = [r for r in results if isinstance(r, list)]
-    refused = [r for r in results if isinstance(r, ProtocolError)]
+    refused = [r for r in results if isinstance(r, Refused)]
     assert len(applied) == 1 and len(refused) == len(results) - 1
     assert {e.code for e in refused} <= {"stale", "illegal_move"}
     (final,) = await one.handle(ann, p.Undo(version=state["version"] + 1))
@@ -73,7 +73,7 @@ async def test_moves_wait_for_the_countdown(store: Store) -> None:
     clock = Clock()
     service = RaceService(store, clock=clock, countdown_ms=3000)
     ann, _, state, _ = await race(service)
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
     assert info.value.code == "not_started"
     clock.now += 3000
@@ -91,7 +91,7 @@ async def test_the_time_limit_ends_the_race_and_ranks_by_cards(store: Store) -> 
     clock.now += 59_999
     assert not await service.end_if_done(ann.room or "")
     clock.now += 1
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
     assert info.value.code == "race_over"
     (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
@@ -104,7 +104,7 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
     service = RaceService(store, countdown_ms=0)
     ann, bob, state, _ = await race(service)
     await service.handle(ann, p.Resign())
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Rematch(deal=6))
     assert info.value.code == "not_over"
     await service.handle(bob, p.Resign())
@@ -159,7 +159,7 @@ async def test_a_retry_of_the_move_that_ended_the_race_gets_its_state(store: Sto
     clock.now += 30_000
     (again,) = await service.handle(ann, move)
     assert again["duplicate"] is True and again["version"] == first["version"] and again["moves"] == 1
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move=move.move, version=state["version"], id="another"))
     assert info.value.code == "race_over"
 
@@ -169,7 +169,7 @@ async def test_a_player_who_is_out_is_told_so(store: Store) -> None:
     ann, _, state, _ = await race(service)
     await service.handle(ann, p.Resign())  # Bob races on
     for msg in (p.Resign(), p.Hint(), p.Play(move="shuffle", version=state["version"] + 1)):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(ann, msg)
         assert info.value.code == "resigned", msg
 
@@ -261,7 +261,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     now = service.clock() / 1000
 
     async def refused(session: Session, msg: p.ClientMessage) -> None:
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(session, msg)
         assert info.value.code == "not_host"
 
@@ -269,7 +269,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3"], until=now + 30)
     await refused(bob, p.Remove(seat="s3"))  # the host is here
     await store.presence(code, now, gone=["s1 c1"])  # Ann closed the tab, or is reloading it
-    with pytest.raises(ProtocolError, match=r"may be back: try again in 1[0-5] s"):
+    with pytest.raises(Refused, match=r"may be back: try again in 1[0-5] s"):
         await service.handle(bob, p.Remove(seat="s3"))
     await store.presence(code, now, here=["s1 c5"], until=now + 30)
     await store.presence(code, now - 16, gone=["s1 c5"])  # gone for good: 16 s ago
@@ -279,7 +279,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     await store.presence(code, now, here=["s1 c4"], until=now + 30)  # Ann is back: Bob stays host
     await refused(ann, p.Start())
     await service.handle(bob, p.Start())
-    with pytest.raises(ProtocolError) as info:  # removed meanwhile: removes nobody
+    with pytest.raises(Refused) as info:  # removed meanwhile: removes nobody
         await service.handle(cy, p.Remove(seat="s1"))
     assert info.value.code == "not_in_room"
 
@@ -324,12 +324,12 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
     room = watching["room"]
     assert [pl["name"] for pl in room["players"]] == ["Bob", "Cy"] and room["host"] == "s2"
     assert room["phase"] == "racing"
-    with pytest.raises(ProtocolError) as info:  # her token no longer opens the room
+    with pytest.raises(Refused) as info:  # her token no longer opens the room
         await service.handle(Session("c4"), p.Resume(room=code, token=created["token"]))
     assert info.value.code == "bad_token"
     again = await service.handle(Session("c5"), p.Resume(room=code, token=bob_joined["token"]))
     assert again[0]["seat"] == "s2"
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.Leave())
     assert info.value.code == "already_started"
     # Ann's seat and token are gone from the store, not only from the room's list.
@@ -349,7 +349,7 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
         (ann, p.Remove(seat="s1"), "bad_seat"),
         (ann, p.Remove(seat="s7"), "bad_seat"),
     ):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(who, msg)
         assert info.value.code == code_, msg
     assert await service.handle(ann, p.Remove(seat="s2")) == []
@@ -360,7 +360,7 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
     await service.handle(ann, p.Start())
     # Bob's connection, were it still open, can do nothing there.
     for gone in (p.Play(move="shuffle", version=1), p.Hint(), p.Resign(), p.Sync()):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(bob, gone)
         assert info.value.code == "not_in_room", gone
     (state,) = await service.handle(cy, p.Play(move="shuffle", version=cy_joined["state"]["version"]))
@@ -372,7 +372,7 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
 async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -> None:
     service = RaceService(store, countdown_ms=0)
     ann, bob, state, _ = await race(service)  # Bob never plays
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.End())  # Bob is still in the race, and so is Ann
     assert info.value.code == "not_host"
     plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
@@ -382,7 +382,7 @@ async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -
     room = watching["room"]
     assert room["phase"] == "over"
     assert [(r["place"], r["name"], r["cards"]) for r in room["ranking"]] == [(1, "Ann", 9), (2, "Bob", 8)]
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.End())
     assert info.value.code == "not_racing"
 
@@ -473,7 +473,7 @@ async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
     (joined,) = await service.handle(bob, p.Join(room=code, name="Bob"))
     store.during = lambda: service.handle(ann, p.Remove(seat="s2"))
     again = Session("c3")
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(again, p.Resume(room=code, token=joined["token"], version=1))
     assert info.value.code == "bad_token" and again.room is None and again.seat is None
 
@@ -489,7 +489,7 @@ async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store:
     await service.handle(cy, p.Join(room=code, name="Cy"))
     await service.handle(ann, p.Start())  # ... and then Ann, the host, goes away
     await service.handle(bob, p.Resign())
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.End())  # Cy is still racing too
     assert info.value.code == "not_host"
     await service.handle(cy, p.Resign())
@@ -517,7 +517,7 @@ async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Stor
     await service.handle(cy, p.Resign())
 
     async def refused(match: str) -> None:
-        with pytest.raises(ProtocolError, match=match) as info:
+        with pytest.raises(Refused, match=match) as info:
             await service.handle(cy, p.End())
         assert info.value.code == "not_host"
 

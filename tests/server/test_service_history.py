@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from race.engine import Game
-from race.rooms.model import HISTORY_CHUNK, Seat, history_keys, history_of, save_game, seat_key
-from race.rooms.views import SEAT
+from race.rooms.model import HISTORY_CHUNK, SEAT, Seat, history_keys, history_of, save_game, seat_key
 from race.service import RaceService, Role, Session
 from race.store import Store
 from race.wire import protocol as p

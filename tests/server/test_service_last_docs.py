@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from race.rooms.errors import Refused
 from race.service import RaceService, Role, Session
 from race.store import Store
 from race.wire import protocol as p
-from race.wire.protocol import ProtocolError
 
 
 class CountingStore:
@@ -58,7 +58,7 @@ async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Stor
     (s1,) = await service.handle(ann, p.Play(move=pick(state), version=state["version"]))
     (s2,) = await service.handle(tab, p.Play(move=pick(s1), version=s1["version"]))
     # ann's connection still holds the documents of s1: its stale move is refused as stale,
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await service.handle(ann, p.Play(move=pick(s1), version=s1["version"]))
     assert refused.value.code == "stale"
     assert refused.value.extra["state"]["version"] == s2["version"]
@@ -74,7 +74,7 @@ async def test_a_retried_move_is_a_duplicate_and_refusals_are_unchanged(store: S
     (s1,) = await service.handle(ann, move)
     (again,) = await service.handle(ann, move)
     assert again["duplicate"] is True and again["version"] == s1["version"]
-    with pytest.raises(ProtocolError) as illegal:
+    with pytest.raises(Refused) as illegal:
         await service.handle(ann, p.Play(move="p0>p0", version=s1["version"]))
     assert illegal.value.code == "illegal_move"
     (undone,) = await service.handle(ann, p.Undo(version=s1["version"]))
