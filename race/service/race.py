@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +9,7 @@ from race.engine import Game, IllegalMove, InvalidMove
 from race.rooms import tutorial
 from race.rooms.errors import Refused
 from race.rooms.model import (
+    FINISHED,
     META,
     SEAT,
     Kind,
@@ -18,12 +17,13 @@ from race.rooms.model import (
     Seat,
     Status,
     board,
+    end_from,
     is_done,
-    note_action,
+    not_out,
     phase,
     progress,
-    save_game,
     seat_key,
+    take_move,
 )
 from race.rooms.record import RESTART, UNDO
 from race.rooms.views import SECRET, player_message, presence_view, room_message, room_view, seats_of, state_view
@@ -77,7 +77,7 @@ class RaceActions(ServiceBase):
             return Change(value=Moved(meta, seat, end=True, refusal=Refused("race_over", "the race is over")))
         if seat.finished_ms is not None:  # a page's own retry (a new id): finish what a win set off
             return Change(value=Moved(meta, seat, finish=True, refusal=Refused("finished", FINISHED)))
-        _not_out(seat)
+        not_out(seat)
         if msg.version != room.version:
             raise Refused(
                 "stale",
@@ -92,20 +92,11 @@ class RaceActions(ServiceBase):
         if seat.history and not game.move_stack and not isinstance(msg, p.Restart):
             raise NeedHistory  # a restart drops it anyway
         game, text = self._apply_in(meta, seat, game, msg)
-        if isinstance(msg, p.Play):
-            seat.moves += 1
-        seat.last_id = msg.id
-        write: dict[str, str] = {}
-        clock_starts = meta.start_at is None  # a daily attempt: the clock starts now
-        if clock_starts:
-            meta.start_at = now
-            write["meta"] = dump(meta)
-        assert meta.start_at is not None
-        if game.is_won:
-            seat.finished_ms = now - meta.start_at
         action = text if isinstance(msg, p.Play) else UNDO if isinstance(msg, p.Undo) else RESTART
-        write.update(note_action(seat, action, now - meta.start_at))
-        write.update(save_game(seat, game, played=isinstance(msg, p.Play)))
+        played = isinstance(msg, p.Play)
+        docs, clock_starts = take_move(meta, seat, game, action, now, played=played, move_id=msg.id)
+        write = {"meta": dump(meta)} if clock_starts else {}  # a daily attempt: the clock starts now
+        write.update(docs)
         write[room.key] = dump(seat)
         version = room.version + 1
         shown = progress(seat, game), board(game, seat.game["piles"])  # the piles just saved
@@ -248,7 +239,7 @@ class RaceActions(ServiceBase):
         room = await load_seat(self.store, session.room, session.seat)
         if phase(room.meta, self.clock()) != "racing":
             raise Refused("not_racing", "hints are available while the race runs")
-        _not_out(room.seat)
+        not_out(room.seat)
         game, history = room.game, room.seat.history
         hint = tutorial.hint(game, history) if room.meta.kind is Kind.TUTORIAL else game.hint()
         return [{"type": "hint", "move": None if hint is None else str(hint), "version": room.version}]
@@ -265,7 +256,7 @@ class RaceActions(ServiceBase):
             if phase(room.meta, self.clock()) not in ("racing", "countdown"):
                 raise Refused("not_racing", "you can resign only while the race runs")
             seat = SEAT.decode(seat_doc.data)
-            _not_out(seat)
+            not_out(seat)
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
@@ -285,25 +276,6 @@ class RaceActions(ServiceBase):
         return [state]
 
 
-def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
-    """The server time from which a player who is out of the race may end it: once at most
-    one of the seats ``racing`` still counts, that is, is here or went less than ``away_ms``
-    ago (a reload, a dropped connection); ``None`` while two of them are here.
-
-    >>> end_from(["s1", "s2", "s3"], {"s1"}, {"s2": 1000, "s3": 4000}, 15000)
-    19000
-    >>> end_from(["s1", "s2"], {"s1", "s2"}, {}, 15000) is None, end_from(["s1"], {"s1"}, {}, 15000)
-    (True, 0)
-    """
-    until = sorted(math.inf if sid in here else since.get(sid, 0) + away_ms for sid in racing)
-    if len(until) < 2:
-        return 0
-    return None if until[-2] == math.inf else int(until[-2])
-
-
-FINISHED = "you have finished this race"
-
-
 @dataclass(frozen=True, slots=True)
 class Moved:
     """What a move did, for :meth:`RaceActions.act` to follow up once it is committed (or
@@ -319,11 +291,3 @@ class Moved:
     end: bool = False
     refusal: Refused | None = None
     clock_started: bool = False
-
-
-def _not_out(seat: Seat) -> None:
-    """Refuse a race action of a player who has finished or resigned."""
-    if seat.finished_ms is not None:
-        raise Refused("finished", FINISHED)
-    if seat.resigned:
-        raise Refused("resigned", "you resigned from this race")
