@@ -9,7 +9,9 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import msgspec
@@ -20,7 +22,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from race.daily import DailyChallenge
+from race.daily import DailyChallenge, Results
 from race.edge import share, static
 from race.edge.connection import Connection
 from race.edge.handler import Handler
@@ -31,16 +33,117 @@ from race.edge.static import read_client
 from race.edge.transport import Contexts
 from race.live.hub import Hub
 from race.live.presence import Presence
-from race.live.scheduler import Scheduler
+from race.live.scheduler import Action, Deadline, Scheduler
 from race.rooms.errors import Refused
+from race.rooms.events import DailyWon, Events, Listed, PlayerBack, RaceOver, Timed, Unlisted, route
 from race.rooms.model import normalise_code
 from race.service import RaceService, now_ms
+from race.service.ending import Ending
+from race.service.entry import Entry
+from race.service.listing import Listings
+from race.service.lobby import Lobby
+from race.service.race import Race
+from race.service.recording import Recording
+from race.service.repo import Rooms
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
 from race.store import Store, StoreUnavailable, open_store
 from race.wire import protocol as p
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The server's parts below the web app, as :func:`wire` makes them."""
+
+    store: Store
+    solver_lines: SolverLines
+    scheduler: Scheduler
+    listings: Listings
+    results: Results
+    rooms: Rooms
+    service: RaceService
+    daily: DailyChallenge
+    hub: Hub
+    presence: Presence
+    #: What the scheduler runs when a room's deadline falls due.
+    deadlines: Mapping[Deadline, Action]
+
+
+def wire(
+    settings: Settings, store: Store, *, clock: Callable[[], int] = now_ms, executor: Executor | None = None
+) -> Parts:
+    """The server's parts on ``store``, each handed what it calls on when it is made, and
+    the one router of the rooms' events: which part takes which. ``clock``: the server's
+    (tests set their own); ``executor``: where the daily deals are searched for (by default
+    a worker process)."""
+    solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
+    scheduler = Scheduler(clock=clock)
+    listings = Listings(store, clock=clock)
+    recording = Recording(
+        store,
+        solver_lines,
+        ttl=int(settings.record_keep_days * 86400),
+        daily_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
+    )
+    results = Results(store, clock=clock, keep_days=settings.daily_keep_days, pace=settings.daily_pace)
+    events = Events(
+        route(Timed, scheduler.want),
+        route(Listed, listings.list),
+        route(Unlisted, listings.unlist),
+        route(PlayerBack, listings.relist),
+        route(RaceOver, listings.unlist, recording.keep),
+        route(DailyWon, results.post),
+    )
+    host_away_ms = int(settings.host_away_seconds * 1000)
+    rooms = Rooms(store, events)
+    entry = Entry(
+        rooms,
+        store,
+        clock=clock,
+        rooms_per_minute=settings.rooms_per_minute_per_ip,
+        spectator_delay=settings.spectator_delay,
+        spectator_second_ms=settings.spectator_second_ms,
+    )
+    lobby = Lobby(
+        rooms, store, clock=clock, countdown_ms=int(settings.countdown_seconds * 1000), host_away_ms=host_away_ms
+    )
+    ending = Ending(rooms, clock=clock, host_away_ms=host_away_ms)
+    race = Race(rooms, ending, clock=clock, max_game_moves=settings.max_game_moves)
+    daily = DailyChallenge(
+        store,
+        results,
+        entry,
+        node_limit=settings.daily_node_limit,
+        executor=executor,
+        players_per_day=settings.daily_players_per_day_per_ip,
+        secret=settings.daily_secret,
+    )
+    service = RaceService(rooms, entry, lobby, race, ending, daily, clock=clock)
+    hub = Hub(store, timers=scheduler)
+    presence = Presence(
+        store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, events=events, host_away_ms=host_away_ms
+    )
+    deadlines: dict[Deadline, Action] = {Deadline.START: lobby.announce, Deadline.END: ending.end_if_done}
+    return Parts(store, solver_lines, scheduler, listings, results, rooms, service, daily, hub, presence, deadlines)
+
+
+@contextlib.asynccontextmanager
+async def running(parts: Parts) -> AsyncIterator[None]:
+    """The parts at work, for as long as the context lasts: the hub's fan-out, the
+    presence's refresh, the scheduler's deadlines. (A process that starts while rooms are in
+    progress asks again for their timers here: :meth:`RaceService.rearm`.)"""
+    await parts.hub.start()
+    await parts.presence.start()
+    ticking = asyncio.create_task(parts.scheduler.run(parts.deadlines))
+    try:
+        yield
+    finally:
+        await parts.presence.stop()
+        await parts.hub.stop()
+        await parts.scheduler.stop()
+        await ticking
 
 
 def create_app(
@@ -50,45 +153,15 @@ def create_app(
     rests while it runs (see :mod:`race.edge.transport`)."""
     settings = settings or Settings.from_env()
     store = store or open_store(settings.store_url, ttl=settings.room_ttl)
-    solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
-    # The hub, the scheduler, the service and the daily challenge call on one another: each is handed the
-    # others' methods when it is made (a closure for one made after it), and nothing is
-    # assigned onto any of them afterwards.
-    scheduler = Scheduler(clock=now_ms)
-    hub = Hub(store, on_room=lambda code, message: service.follow(code, message))
-    service = RaceService(
-        store,
-        clock=now_ms,
-        on_deadline=scheduler.schedule,
-        on_moot=scheduler.unschedule,
-        on_daily_finish=lambda meta, seat: daily.record(meta, seat),
-        countdown_ms=int(settings.countdown_seconds * 1000),
-        max_game_moves=settings.max_game_moves,
-        rooms_per_minute=settings.rooms_per_minute_per_ip,
-        host_away_ms=int(settings.host_away_seconds * 1000),
-        record_ttl=int(settings.record_keep_days * 86400),
-        daily_record_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
-        solver_lines=solver_lines,
-        spectator_delay=settings.spectator_delay,
-        spectator_second_ms=settings.spectator_second_ms,
+    parts = wire(settings, store)
+    service, daily, hub, presence, solver_lines = (
+        parts.service,
+        parts.daily,
+        parts.hub,
+        parts.presence,
+        parts.solver_lines,
     )
-    presence = Presence(
-        store,
-        ttl=settings.presence_ttl,
-        local_deliver=hub.deliver_local,
-        on_player=service.relist,
-        describe=service.presence_end,
-    )
-    daily = DailyChallenge(
-        store,
-        service,
-        keep_days=settings.daily_keep_days,
-        node_limit=settings.daily_node_limit,
-        players_per_day=settings.daily_players_per_day_per_ip,
-        secret=settings.daily_secret,
-        pace=settings.daily_pace,
-    )
-    handler = Handler(service, daily)
+    handler = Handler(service, daily.today)
     addresses = Addresses(settings.max_connections_per_ip)
     seat_buckets = SeatBuckets()
     live: set[Outbox] = set()  # for the stall watch
@@ -96,25 +169,18 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.connect()
-        await hub.start()
-        await presence.start()
-        log.info("store: %s", settings.store_url.split("@")[-1])
-        warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
-        watchdog = asyncio.create_task(watch_for_stalls(live, settings.write_timeout))
-        resting = asyncio.create_task(contexts.run()) if contexts is not None else None
-        yield
-        for task in (watchdog, resting):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-        if warming is not None:
-            warming.cancel()
-            await asyncio.gather(warming, return_exceptions=True)
-        await presence.stop()
-        await hub.stop()
-        await scheduler.stop()
+        async with running(parts):
+            log.info("store: %s", settings.store_url.split("@")[-1])
+            warming = asyncio.create_task(daily.warm()) if settings.daily_warm else None
+            watchdog = asyncio.create_task(watch_for_stalls(live, settings.write_timeout))
+            resting = asyncio.create_task(contexts.run()) if contexts is not None else None
+            yield
+            for task in (watchdog, resting, warming):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
         daily.close()
-        solver_lines.close()
+        parts.solver_lines.close()
         await store.close()
 
     def origin_ok(ws: WebSocket) -> bool:
@@ -142,7 +208,7 @@ def create_app(
                 "protocol": p.PROTOCOL_VERSION,
                 "server_time": service.clock(),
                 "max_message_bytes": p.MAX_MESSAGE_BYTES,
-                "host_away_ms": service.host_away_ms,
+                "host_away_ms": int(settings.host_away_seconds * 1000),
                 "share_origin": settings.share_origin,
             }
             limit = MessageLimit(settings.rate_per_second, settings.rate_burst, seat_buckets)
@@ -164,7 +230,7 @@ def create_app(
 
     async def rooms(request: Request) -> Response:
         try:
-            live = await service.live_rooms(max_age=settings.live_rooms_for_seconds)
+            live = await parts.listings.live_rooms(max_age=settings.live_rooms_for_seconds)
             return JSONResponse({"rooms": live, "poll_ms": int(settings.live_poll_seconds * 1000)})
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
@@ -175,7 +241,7 @@ def create_app(
         if not _ROOM_CODE.fullmatch(code):
             return JSONResponse({"error": "a room code is letters and digits"}, status_code=400)
         try:
-            info = await service.room_info(normalise_code(code))
+            info = await parts.listings.room_info(normalise_code(code))
         except StoreUnavailable:
             return JSONResponse({"error": "temporarily unavailable"}, status_code=503)
         if info is None:
@@ -265,7 +331,7 @@ def create_app(
             else:
                 code = normalise_code(code)
                 try:
-                    info = await service.room_info(code)
+                    info = await parts.listings.room_info(code)
                 except StoreUnavailable:
                     info = None
                 title, description = share.room_preview(info, code)
@@ -294,8 +360,7 @@ def create_app(
         routes.append(Route("/{path:path}", files, methods=["GET", "HEAD"]))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: _not_found, 405: _not_allowed})
-    app.state.settings, app.state.store, app.state.service, app.state.hub = settings, store, service, hub
-    app.state.daily, app.state.presence = daily, presence
+    app.state.settings, app.state.parts = settings, parts
     return app
 
 

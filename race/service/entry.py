@@ -1,20 +1,29 @@
-"""Entering a room: creating it, joining it, taking one's seat again, or watching it."""
+"""Entering a room (:class:`Entry`): creating it, joining it, taking one's seat again,
+watching it, or starting a tutorial; and what the daily challenge's attempts share with
+them: a new room opened, the allowance of rooms an address may start, the ``joined`` reply."""
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from race.engine import Game
+from race.rooms import tutorial as lessons
 from race.rooms.errors import Refused
+from race.rooms.events import Listed, Timed
 from race.rooms.ghosts import Ghost, GhostError, encode_ghosts, ghosts_of
 from race.rooms.model import (
     MAX_PLAYERS,
     META,
+    SEAT,
+    Kind,
     Meta,
     Seat,
+    Status,
     device_id,
     is_done,
     last_seat,
@@ -28,18 +37,44 @@ from race.rooms.model import (
 )
 from race.rooms.record import daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
-from race.rooms.views import room_message, room_view, seats_of
-from race.service.base import ServiceBase, log
-from race.service.players import ranked_on
-from race.service.repo import Change, Room, create, dump, transact
+from race.rooms.views import SECRET, room_message, room_view, seats_of, state_view, timers
+from race.service.players import PlayerStore, ranked_on
+from race.service.repo import Change, Room, Rooms, dump
 from race.service.session import Role, Session
-from race.store import Doc
+from race.store import Allowances, Doc, Records
 from race.wire import protocol as p
-from race.wire.envelope import encode, replace
+from race.wire.envelope import replace
+
+log = logging.getLogger("race.service")
 
 
-class EntryActions(ServiceBase):
+class EntryStore(PlayerStore, Allowances, Records, Protocol):
+    """What entering a room works with besides the rooms: the allowances of new rooms, the
+    record (a ghost race's games), the daily boards (a player ranked on a day may race its
+    games), a seat's log of moves (what a player coming back missed)."""
+
+
+class Entry:
     """Entering a room: as its first player, a new player, a player back, or a spectator."""
+
+    def __init__(
+        self,
+        rooms: Rooms,
+        store: EntryStore,
+        *,
+        clock: Callable[[], int],
+        rooms_per_minute: float | None = None,
+        spectator_delay: int = 0,
+        spectator_second_ms: float = 1000.0,
+    ) -> None:
+        self.rooms, self.store, self.clock = rooms, store, clock
+        if rooms_per_minute is not None and rooms_per_minute <= 0:
+            raise ValueError(f"ROOMS_PER_MINUTE_PER_IP must be positive, got {rooms_per_minute:g}")
+        #: Rooms (races, tutorials and daily attempts) one address may start a minute (None:
+        #: no bound).
+        self.rooms_per_minute = rooms_per_minute
+        #: The spectator delay (seconds) of a room made without one, and how long its second is.
+        self.spectator_delay, self.spectator_second_ms = spectator_delay, spectator_second_ms
 
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         session.not_seated()
@@ -70,7 +105,7 @@ class EntryActions(ServiceBase):
 
         meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
         log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
-        return [self.joined(docs, "s1", token)]
+        return [await self.joined(docs, "s1", token)]
 
     async def _ghosts(self, msg: p.Create) -> tuple[int | str, str, list[Ghost]]:
         """The games ``msg`` names, as ghosts, with their deal and difficulty."""
@@ -123,9 +158,9 @@ class EntryActions(ServiceBase):
             seat = Seat(seat="s1", name=name, game=first.to_dict(), device=device)
             return meta, {"meta": dump(meta), seat_key("s1"): dump(seat), token_key(token): "s1", **(extra or {})}
 
-        meta, write = await create(self.store, make)
+        meta, write = await self.rooms.create(make)
         session.room, session.seat, session.role = meta.code, "s1", Role.PLAYER
-        await self.list_room(meta)
+        await self.rooms.emit(Listed(meta.code, meta))
         return meta, {key: Doc(1, data) for key, data in write.items()}
 
     async def join(self, session: Session, msg: p.Join) -> list[dict[str, Any]]:
@@ -161,22 +196,22 @@ class EntryActions(ServiceBase):
                 value=(sid, after),
             )
 
-        joined = await transact(self.store, code, action)
+        joined = await self.rooms.transact(code, action)
         assert joined is not None
         sid, docs_after = joined
         session.room, session.seat, session.role = code, sid, Role.PLAYER
         log.info("room %s: %s joined", code, sid)
-        return [self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
+        return [await self.joined(docs_after, sid, token)]  # as committed: no read that could fail now
 
     async def resume(self, session: Session, msg: p.Resume) -> list[dict[str, Any]]:
         session.not_seated()
         code = normalise_code(msg.room)
-        docs = await self._room(code)
+        docs = await self.rooms.read(code)
         tok = docs.get(token_key(msg.token))
         if tok is None or tok.data not in META.decode(docs["meta"].data).seats:  # "": a seat given up
             raise Refused("bad_token", "that token does not belong to a seat in this room")
         sid = tok.data
-        reply = self.joined(docs, sid, None)
+        reply = await self.joined(docs, sid, None)
         own = docs[seat_key(sid)]
         if msg.version is not None and msg.version <= own.version:
             missed = await self.store.log_since(code, seat_key(sid), msg.version)
@@ -188,7 +223,7 @@ class EntryActions(ServiceBase):
         # and a closed page offers to take the seat back), never both left open.
         session.room, session.seat, session.role = code, sid, Role.PLAYER
         try:
-            await self.store.publish(code, encode(replace(sid, session.conn_id)))
+            await self.rooms.publish(code, replace(sid, session.conn_id))
             # A remove that committed since the read above found this connection not yet
             # seated, so its close missed it: look again now that it is.
             (meta_doc,) = await self.store.read(code, ["meta"])
@@ -202,7 +237,7 @@ class EntryActions(ServiceBase):
     async def watch(self, session: Session, msg: p.Watch) -> list[dict[str, Any]]:
         session.not_seated()
         code = normalise_code(msg.room)
-        docs = await self._room(code)
+        docs = await self.rooms.read(code)
         meta = META.decode(docs["meta"].data)
         device = device_id(msg.device)
         session.room, session.role = code, Role.SPECTATOR
@@ -210,9 +245,67 @@ class EntryActions(ServiceBase):
         racing = [seat.seat for seat, _ in seats_of(docs, meta) if seat.device == device and not is_done(seat)]
         session.blind = bool(device) and bool(racing) and phase(meta, self.clock()) != "over"
         session.delay_ms = round(meta.spectator_delay * self.spectator_second_ms)
-        self._schedule(docs)
+        await self.rooms.emit(Timed(code, timers(meta, self.clock())))
         view = room_view(docs, self.clock(), spectator=session.sees_boards)
         watching: dict[str, Any] = {"type": "watching", "room": view}
         if session.blind:
             watching["blind"] = racing[0]  # (the page says why; it watches again once that game is done)
         return [watching]
+
+    async def tutorial(self, session: Session, msg: p.Tutorial) -> list[dict[str, Any]]:
+        """A one-seat room of kind ``tutorial`` at :mod:`race.rooms.tutorial`'s position,
+        begun at once (its clock starts at the first move, like a daily attempt's), never
+        listed and never put on the record. It is played like any room; the lessons narrow
+        what it offers (see :func:`race.rooms.views.state_view`)."""
+        session.not_seated()
+        name = p.clean_name(msg.name)
+        await self.admit_new_room(session)
+        now = self.clock()
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
+                code=code,
+                difficulty=lessons.DIFFICULTY,
+                deal=lessons.SEED,
+                host="s1",
+                created=now,
+                listed=False,
+                status=Status.STARTED,
+                seats=["s1"],
+                kind=Kind.TUTORIAL,
+            )
+
+        token = new_token()
+        meta, docs = await self.open_room(
+            session, meta_for, name, token, device=device_id(msg.device), game=lessons.start()
+        )
+        log.info("room %s: a tutorial", meta.code)
+        return [await self.joined(docs, "s1", token)]
+
+    async def admit_new_room(self, session: Session) -> None:
+        """Spend one of the rooms ``session``'s address may start, or refuse with
+        ``too_many_rooms``. A room is kept a day, so without a bound one address could fill
+        the store (leave, create, repeat). The allowance is a token bucket in the store,
+        shared by every process; it is spent only once a ``create`` or ``daily`` is
+        otherwise valid, so a refused one costs nothing."""
+        per = self.rooms_per_minute
+        if per is None:
+            return
+        if not await self.store.spend(f"rooms:{session.address}", per / 60, max(1, int(per)), time.time()):
+            raise Refused("too_many_rooms", f"your address has started {per:g} rooms in a minute; wait a little")
+
+    async def joined(self, docs: dict[str, Doc], sid: str, token: str | None) -> dict[str, Any]:
+        """The ``joined`` reply of seat ``sid`` in the room of ``docs`` (with its ``token``
+        when it is new); the room's timers asked for, in this process too."""
+        seat = SEAT.decode(docs[seat_key(sid)].data)
+        game = Game.from_trusted_dict(seat.game)
+        msg: dict[str, Any] = {"type": "joined", "seat": sid}
+        if token is not None:
+            msg["token"] = token
+        now = self.clock()
+        msg["room"] = room_view(docs, now)
+        meta = META.decode(docs["meta"].data)
+        hidden = phase(meta, now) in SECRET
+        msg["state"] = state_view(seat, game, docs[seat_key(sid)].version, hidden=hidden)
+        await self.rooms.emit(Timed(meta.code, timers(meta, now)))
+        return msg

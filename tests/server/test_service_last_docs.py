@@ -11,6 +11,7 @@ from race.rooms.errors import Refused
 from race.service import RaceService, Role, Session
 from race.store import Store
 from race.wire import protocol as p
+from tests.support.services import wired
 
 
 class CountingStore:
@@ -43,7 +44,7 @@ def pick(state: dict[str, Any]) -> str:
 
 async def test_plain_moves_read_the_store_once(store: Store) -> None:
     counting = CountingStore(store)
-    service = RaceService(counting, countdown_ms=0)  # type: ignore[arg-type]
+    service = wired(counting, countdown_seconds=0).service  # type: ignore[arg-type]
     ann, _, state = await started(service)
     before = counting.reads
     for _ in range(5):
@@ -52,7 +53,7 @@ async def test_plain_moves_read_the_store_once(store: Store) -> None:
 
 
 async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state = await started(service)
     tab = Session("c9", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     (s1,) = await service.handle(ann, p.Play(move=pick(state), version=state["version"]))
@@ -68,7 +69,7 @@ async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Stor
 
 
 async def test_a_retried_move_is_a_duplicate_and_refusals_are_unchanged(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state = await started(service)
     move = p.Play(move=pick(state), version=state["version"], id="m1")
     (s1,) = await service.handle(ann, move)
