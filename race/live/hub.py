@@ -48,14 +48,15 @@ class Member(Protocol):
     def resync(self) -> None: ...
 
 
-class Timers(Protocol):
-    """This process's timers of the rooms' deadlines, as the hub sees them."""
+class Timekeeper(Protocol):
+    """This process's timers of the rooms' deadlines (:class:`race.live.scheduler.Scheduler`),
+    as the hub sees them."""
 
     def want(self, event: Timed) -> None: ...
 
 
 class Hub:
-    def __init__(self, store: Broadcast, *, timers: Timers | None = None) -> None:
+    def __init__(self, store: Broadcast, *, timers: Timekeeper | None = None) -> None:
         self.store = store
         #: Handed the timers of every ``room`` snapshot that reaches this process.
         self.timers = timers

@@ -44,7 +44,7 @@ class Lobby:
     def __init__(
         self, rooms: Rooms, records: Records, *, clock: Callable[[], int], countdown_ms: int, host_away_ms: int
     ) -> None:
-        self.rooms, self.store, self.clock = rooms, records, clock
+        self.rooms, self.records, self.clock = rooms, records, clock
         #: From the start (all ready, or the host's ``start``) to the race.
         self.countdown_ms = countdown_ms
         #: How long a host must have been away before a player here may act as host.
@@ -203,8 +203,8 @@ class Lobby:
         if phase(meta, self.clock()) != "over":
             raise Refused("not_over", "a rematch can start only when the race is over")
         records = []
-        for rid in await self.store.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
-            data = await self.store.record_get(rid)
+        for rid in await self.records.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
+            data = await self.records.record_get(rid)
             if data is not None and (record := decode_record(data)).round == meta.round:
                 records.append(record)
         if not records:

@@ -203,12 +203,12 @@ class Race:
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
             version = seat_doc.version + 1
-            event = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
+            told = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
             return Change(
                 expect={"meta": room.version, key: seat_doc.version},
                 write={key: dump(seat)},
                 log=(key, dump({"version": version, "action": "resign"})),
-                publish=not_to(session.conn_id, event),
+                publish=not_to(session.conn_id, told),
                 value=state_view(seat, game, version, hidden=phase(room.meta, self.clock()) in SECRET),
             )
 
