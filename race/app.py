@@ -156,10 +156,10 @@ def create_app(
 
     async def healthz(request: Request) -> Response:
         try:
-            await store.ping()
+            health = await store.health()
         except StoreUnavailable as exc:
             return JSONResponse({"status": "unavailable", "detail": str(exc).split(":")[0]}, status_code=503)
-        return JSONResponse({"status": "ok"})
+        return JSONResponse(health)
 
     async def rooms(request: Request) -> Response:
         try:

@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from race.store import Store, open_store
-from tests.support.processes import RedisCluster, RedisServer
+from tests.support.clusters import RedisCluster
+from tests.support.processes import RedisServer
 
 
 @pytest.fixture(scope="session")

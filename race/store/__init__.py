@@ -1,7 +1,8 @@
 """Storage and broadcast behind one interface, chosen by URL.
 
 ``memory://`` is the embedded in-process store; ``redis://host:port/db`` (or ``rediss://``)
-is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported only when used.
+is Redis; ``redis+cluster://host:port`` is Redis Cluster; ``redis+sentinel://host:port/SERVICE``
+is the primary that Redis Sentinel names. Redis is imported only when used.
 """
 
 from __future__ import annotations
@@ -33,15 +34,13 @@ def open_store(url: str, *, ttl: int) -> Store:
         from .memory import MemoryStore
 
         return MemoryStore(ttl=ttl)
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+cluster://", "redis+sentinel://")):
         from .redis import RedisStore
 
         return RedisStore(url, ttl=ttl)
-    if url.startswith("redis+cluster://"):
-        from .redis import RedisStore
-
-        return RedisStore("redis://" + url.removeprefix("redis+cluster://"), ttl=ttl, cluster=True)
-    raise ValueError(f"unknown store URL {url!r}: use memory://, redis://... or redis+cluster://...")
+    raise ValueError(
+        f"unknown store URL {url!r}: use memory://, redis://..., redis+cluster://... or redis+sentinel://..."
+    )
 
 
 __all__ = [

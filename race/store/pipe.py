@@ -12,7 +12,12 @@ Failures look like redis-py's to the store: a refused or lost connection raises
 :class:`ConnectionError` (an ``OSError``), a reply that takes longer than ``timeout``
 raises :class:`TimeoutError` and drops the connection (a late reply could not be matched any
 more). A command that finds its connection gone is retried twice on a new one, quickly, as
-the store's redis-py client does after a Redis restart.
+the store's redis-py client does after a Redis restart; so is one that a primary demoted to a
+replica refuses (``READONLY``), on a new connection to wherever the address leads now.
+
+A connection's address is the URL's, or asked afresh before each connection of a ``locate``
+function (the primary that Redis Sentinel names, or a Redis Cluster node's). Each connection
+names itself (``CLIENT SETNAME``) when given a name, so that ``CLIENT LIST`` shows whose it is.
 """
 
 from __future__ import annotations
@@ -20,19 +25,26 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ReadOnlyError, RedisError
 
 from race.store.resp import encode, take_replies
 
 log = logging.getLogger(__name__)
 
 
-class _Protocol(asyncio.Protocol):
+class _Wire(asyncio.Protocol):
+    """What :class:`_Connection` needs of a connection's protocol."""
+
+    transport: Any
+    closed: bool
+
+
+class _Protocol(_Wire):
     """Commands in, replies matched to them in order. With ``timeout``, one watchdog timer
     per connection (not one per command) drops the connection when its oldest command has
     waited that long, failing every pending command with :class:`TimeoutError`."""
@@ -120,16 +132,23 @@ class _Protocol(asyncio.Protocol):
                 fut.set_exception(exc)
 
 
-_P = TypeVar("_P", "_Protocol", "_SubProtocol")
+_P = TypeVar("_P", bound=_Wire)
+
+
+#: Where a connection goes: asked again before each new connection.
+Locate = Callable[[], Awaitable[tuple[str, int]]]
 
 
 class _Connection(Generic[_P]):
-    """What the command and the pub/sub connection share: the ``redis://`` URL's address and
-    credentials, and one connection opened on first use and again after it is lost, whose
-    connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish within
-    ``connect_timeout``."""
+    """What the command and the pub/sub connections share: the ``redis://`` URL's address
+    (or ``locate``'s) and credentials, and one connection opened on first use and again after
+    it is lost, whose connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish
+    within ``connect_timeout``. Callers that waited while an attempt to connect failed share
+    its error rather than each trying again (each could take ``connect_timeout``)."""
 
-    def __init__(self, url: str, connect_timeout: float) -> None:
+    def __init__(
+        self, url: str, connect_timeout: float, *, locate: Locate | None = None, name: str | None = None
+    ) -> None:
         parts = urlsplit(url)
         if parts.scheme != "redis":
             raise ValueError(f"the lean connection needs a redis:// URL, not {parts.scheme}://")
@@ -139,8 +158,12 @@ class _Connection(Generic[_P]):
         self.username = unquote(parts.username) if parts.username else None
         self.password = unquote(parts.password) if parts.password else None
         self.connect_timeout = connect_timeout
+        self.locate = locate
+        self.name = name
         self._proto: _P | None = None
         self._lock = asyncio.Lock()
+        self._attempts = 0
+        self._failure: BaseException | None = None  # how the latest attempt to connect failed
 
     def _protocol(self) -> _P:
         """A protocol instance for a new connection."""
@@ -150,29 +173,48 @@ class _Connection(Generic[_P]):
         """Prepare a new connection before anything else uses it."""
         raise NotImplementedError
 
-    def _auth(self) -> tuple[Any, ...] | None:
-        """The ``AUTH`` command for the URL's credentials, if it has any."""
-        if self.password is None:
-            return None
-        return ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
+    def _hello(self) -> list[tuple[Any, ...]]:
+        """The commands that open a connection: ``AUTH`` with the URL's credentials, if it has
+        any, and ``CLIENT SETNAME`` with the name, if there is one."""
+        out: list[tuple[Any, ...]] = []
+        if self.password is not None:
+            out.append(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
+        if self.name:
+            out.append(("CLIENT", "SETNAME", self.name))
+        return out
 
     async def _connection(self) -> _P:
         proto = self._proto
         if proto is not None and not proto.closed:
             return proto
+        seen = self._attempts
         async with self._lock:
-            if self._proto is None or self._proto.closed:
-                loop = asyncio.get_running_loop()
-                async with asyncio.timeout(self.connect_timeout):
-                    _, proto = await loop.create_connection(self._protocol, self.host, self.port)
-                    try:
-                        await self._handshake(proto)
-                    except BaseException:  # refused (e.g. a wrong password) or timed out: not kept
-                        if proto.transport is not None:
-                            proto.transport.close()
-                        raise
-                self._proto = proto
-            return self._proto
+            if self._proto is not None and not self._proto.closed:
+                return self._proto
+            if self._attempts != seen and self._failure is not None:
+                raise self._failure  # the attempt waited on has just failed: not again at once
+            self._attempts += 1
+            try:
+                proto = await self._connect()
+            except BaseException as exc:
+                self._failure = exc if isinstance(exc, Exception) else None
+                raise
+            self._failure = None
+            self._proto = proto
+            return proto
+
+    async def _connect(self) -> _P:
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(self.connect_timeout):
+            host, port = await self.locate() if self.locate is not None else (self.host, self.port)
+            _, proto = await loop.create_connection(self._protocol, host, port)
+            try:
+                await self._handshake(proto)
+            except BaseException:  # refused (e.g. a wrong password) or timed out: not kept
+                if proto.transport is not None:
+                    proto.transport.close()
+                raise
+        return proto
 
     async def close(self) -> None:
         proto, self._proto = self._proto, None
@@ -186,33 +228,60 @@ class RedisPipe(_Connection[_Protocol]):
 
     RETRIES = 2
 
-    def __init__(self, url: str, *, timeout: float = 5.0, connect_timeout: float = 5.0) -> None:
-        super().__init__(url, connect_timeout)
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        connect_timeout: float = 5.0,
+        locate: Locate | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(url, connect_timeout, locate=locate, name=name)
         self.timeout = timeout
 
     def _protocol(self) -> _Protocol:
         return _Protocol(self.timeout)
 
     async def _handshake(self, proto: _Protocol) -> None:
-        auth = self._auth()
-        if auth is not None:
-            await proto.call(auth)
+        hello = [proto.call(command) for command in self._hello()]
         if self.db:
-            await proto.call(("SELECT", self.db))
+            hello.append(proto.call(("SELECT", self.db)))
+        for fut in hello:
+            await fut
 
     async def execute(self, *args: Any) -> Any:
         """Send one command and return its reply (a str, int, list or None)."""
+        return await self._execute(args, None)
+
+    async def execute_asking(self, *args: Any) -> Any:
+        """Send one command right behind an ``ASKING`` (a Redis Cluster slot being migrated
+        here) and return its reply."""
+        return await self._execute(args, ("ASKING",))
+
+    async def _execute(self, args: tuple[Any, ...], before: tuple[Any, ...] | None) -> Any:
         for attempt in range(self.RETRIES + 1):
             proto = await self._connection()
             try:
-                fut = proto.call(args)
+                first = proto.call(before) if before is not None else None
+                fut = proto.call(args)  # right behind it: nothing else is sent in between
             except ConnectionError:
                 if attempt == self.RETRIES:
                     raise
                 continue
             try:
+                if first is not None:
+                    await first
                 return await fut  # the connection's watchdog fails it after ``timeout``
             except (ConnectionError, RedisConnectionError):  # lost, or Redis still loading
+                if attempt == self.RETRIES:
+                    raise
+                await asyncio.sleep(0.01 * 2**attempt)
+            except ReadOnlyError:
+                # A primary demoted to a replica (a failover): the next connection goes to
+                # wherever the address (or Sentinel) leads now. Nothing was written: retry.
+                if not proto.closed:
+                    proto.abort(ConnectionError("the primary was demoted to a replica"))
                 if attempt == self.RETRIES:
                     raise
                 await asyncio.sleep(0.01 * 2**attempt)
@@ -229,7 +298,7 @@ class RedisPipe(_Connection[_Protocol]):
 _LOST = object()
 
 
-class _SubProtocol(asyncio.Protocol):
+class _SubProtocol(_Wire):
     """A connection in subscribe mode: published messages go to a queue, then ``_LOST``."""
 
     def __init__(self, queue: asyncio.Queue[Any]) -> None:
@@ -293,8 +362,10 @@ class RedisSubscriber(_Connection[_SubProtocol]):
     every channel, and yields ``("*", "reconnected")``: whatever was published meanwhile is
     lost, so clients must resync."""
 
-    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
-        super().__init__(url, connect_timeout)
+    def __init__(
+        self, url: str, *, connect_timeout: float = 5.0, locate: Locate | None = None, name: str | None = None
+    ) -> None:
+        super().__init__(url, connect_timeout, locate=locate, name=name)
         self.channels: set[str] = set()
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
 
@@ -307,9 +378,8 @@ class RedisSubscriber(_Connection[_SubProtocol]):
 
     async def _handshake(self, proto: _SubProtocol) -> None:
         # No SELECT: pub/sub channels do not belong to a database.
-        auth = self._auth()
-        if auth is not None:
-            proto.send(auth)
+        for command in self._hello():
+            proto.send(command)
         if self.channels:
             proto.send(("SUBSCRIBE", *sorted(self.channels)))
         try:
@@ -351,7 +421,7 @@ class RedisSubscriber(_Connection[_SubProtocol]):
                     continue
                 try:
                     await self._connection()
-                except OSError as exc:  # also a connect timeout
+                except (OSError, RedisError) as exc:  # also a connect timeout, or no primary named
                     if not lost:
                         log.warning("lost the Redis pub/sub connection: %s", exc)
                     lost = True

@@ -1,16 +1,19 @@
 """Redis pub/sub for the store: redis-py's pub/sub that reports its reconnections
-(:class:`CountingPubSub`), and sharded pub/sub on Redis Cluster that follows each room's
-channel to the master that owns its slot (:class:`ShardedPubSub`)."""
+(:class:`CountingPubSub`, for ``unix://`` and ``rediss://``), and sharded pub/sub on Redis
+Cluster over lean connections, following each room's channel to the master that serves its
+slot through failovers and reshardings (:class:`ClusterSubscriber`)."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
-import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.exceptions import (
+    AskError,
     ClusterDownError,
     MovedError,
     ReadOnlyError,
@@ -22,6 +25,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import RESYNC
+from .cluster import SlotMap, slot_of
+from .pipe import _Connection, _Wire
+from .resp import encode, take_replies
 
 log = logging.getLogger(__name__)
 #: What a lost or refused Redis connection raises, or a write to a primary that a failover
@@ -50,135 +56,353 @@ class CountingPubSub(PubSub):
         await super().on_connect(connection)
 
 
-class _NodePubSub(CountingPubSub):
-    """A pub/sub connection to one cluster master. On a reconnect redis-py would subscribe
-    again to all its shard channels in one SSUBSCRIBE, which the cluster refuses (CROSSSLOT)
-    when they are in different slots; this subscribes again one channel at a time."""
+class _ShardProtocol(_Wire):
+    """One cluster node's pub/sub connection (``SSUBSCRIBE``). The replies to the commands sent
+    are matched to them in order; the pushes go to the subscriber: each message of a channel
+    in :attr:`live`, and each ``sunsubscribe`` nobody asked for (the node gave up the slot)."""
 
-    async def _resubscribe_shard_channels(self) -> None:
-        for channel in list(self.shard_channels):
-            await self.ssubscribe(channel)
+    def __init__(self, owner: ClusterSubscriber, address: str) -> None:
+        self.owner = owner
+        self.address = address
+        self.transport: Any = None
+        self.buf = bytearray()
+        self.closed = False
+        #: The channels subscribed on this connection whose messages are wanted.
+        self.live: set[str] = set()
+        #: The commands sent, oldest first: (command, channel, future or None).
+        self.pending: collections.deque[tuple[str, str, asyncio.Future[Any] | None]] = collections.deque()
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
 
-class ShardedPubSub:
-    """Sharded pub/sub on Redis Cluster: each channel is SSUBSCRIBEd on the master that owns
-    its hash slot, over one pub/sub connection per master, and a task per connection reads
-    it into one queue. A connection that drops is reconnected and resubscribed by redis-py;
-    when it is back, ``("*", "reconnected")`` is queued (messages may have been lost).
+    def send(self, *args: Any, reply: bool = True) -> asyncio.Future[Any] | None:
+        """Send a command; its reply comes through the future returned (``reply``) or is let go."""
+        if self.closed:
+            raise ConnectionError(f"the pub/sub connection to {self.address} is closed")
+        fut = asyncio.get_running_loop().create_future() if reply else None
+        self.pending.append((str(args[0]), str(args[1]) if len(args) > 1 else "", fut))
+        self.transport.write(encode(args))
+        return fut
 
-    A slot that moves to another master (a resharding) takes its channels along: the old
-    master drops their subscriptions (an ``sunsubscribe`` nobody asked for) or refuses them
-    (``MOVED``), and each such channel is subscribed again on the slot's new master, found
-    by reading the cluster's slot map afresh; then ``(channel, RESYNC)`` is queued."""
-
-    def __init__(self, cluster: Any) -> None:
-        self.cluster = cluster
-        self.queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-        self._owner: dict[str, str] = {}  # channel -> node name, for every channel wanted
-        self._leaving: dict[str, int] = {}  # channel -> our SUNSUBSCRIBEs not yet confirmed
-        self._nodes: dict[str, _NodePubSub] = {}
-        self._readers: dict[str, asyncio.Task[None]] = {}
-        self._moving: dict[str, asyncio.Task[None]] = {}  # channel -> its move to a new master
-
-    async def ssubscribe(self, channel: str) -> None:
-        await self.cluster.initialize()
-        node = self.cluster.get_node_from_key(channel)
-        pubsub = self._nodes.get(node.name)
-        if pubsub is None:
-            client = aioredis.Redis(
-                host=node.host, port=node.port, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
-            )
-            pubsub = self._nodes[node.name] = _NodePubSub(client.connection_pool)
-        await pubsub.ssubscribe(channel)
-        self._owner[channel] = node.name
-        if node.name not in self._readers:
-            self._readers[node.name] = asyncio.create_task(self._read(node.name, pubsub), name=f"ssub-{node.name}")
-
-    async def sunsubscribe(self, channel: str) -> None:
-        name = self._owner.pop(channel, None)
-        if name is not None:
-            self._leaving[channel] = self._leaving.get(channel, 0) + 1
-            await self._nodes[name].sunsubscribe(channel)
-
-    async def _read(self, name: str, pubsub: _NodePubSub) -> None:
-        delay, broken, seen = 0.1, False, pubsub.reconnects
-        while True:
-            try:
-                msg = await pubsub.get_message(timeout=1.0)
-            except DOWN as exc:
-                if not broken:
-                    log.warning("lost the sharded pub/sub connection to %s: %s", name, exc)
-                broken = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            except MovedError as exc:  # a subscription sent to a master that no longer has the slot
-                log.info("sharded pub/sub on %s: slot %d is on %s:%d now", name, exc.slot_id, *exc.node_addr)
-                for channel, owner in list(self._owner.items()):
-                    if owner == name and self.cluster.keyslot(channel) == exc.slot_id:
-                        self._move(channel)
-                continue
-            except RedisError as exc:
-                log.warning("sharded pub/sub on %s: %s", name, exc)
-                await asyncio.sleep(delay)
-                continue
-            if broken or pubsub.reconnects != seen:
-                broken, delay, seen = False, 0.1, pubsub.reconnects
-                log.info("sharded pub/sub connection to %s is back", name)
-                self.queue.put_nowait(("*", "reconnected"))
-            if msg is None:
-                continue
-            if msg["type"] == "smessage":
-                self.queue.put_nowait((msg["channel"], msg["data"]))
-            elif msg["type"] == "sunsubscribe":
-                self._unsubscribed(name, msg["channel"])
-
-    def _unsubscribed(self, name: str, channel: str) -> None:
-        """Master ``name`` ended a subscription to ``channel``: ours, or its slot moved."""
-        if self._leaving.get(channel):
-            self._leaving[channel] -= 1
-            if not self._leaving[channel]:
-                del self._leaving[channel]
-        elif self._owner.get(channel) == name:
-            self._move(channel)
-
-    def _move(self, channel: str) -> None:
-        old = self._owner[channel]
-        self._nodes[old].shard_channels.pop(channel, None)  # not to be resubscribed there
-        if channel not in self._moving:
-            task = asyncio.create_task(self._follow(channel, old), name=f"ssub-move-{channel}")
-            self._moving[channel] = task
-            task.add_done_callback(lambda _: self._moving.pop(channel, None))
-
-    async def _follow(self, channel: str, old: str) -> None:
-        """Subscribe to ``channel`` on the master that owns its slot now: re-read the slot map
-        until it names another master than ``old`` (for up to about 5 s, then trust it), and
-        keep trying, backing off, for as long as the channel is wanted."""
-        delay, attempt = 0.1, 0
-        while self._owner.get(channel) == old:  # else unsubscribed (or subscribed elsewhere) meanwhile
-            attempt += 1
-            try:
-                await self.cluster.nodes_manager.initialize()
-                if self.cluster.get_node_from_key(channel).name == old and attempt <= 50:
-                    await asyncio.sleep(0.1)
-                    continue
-                await self.ssubscribe(channel)
-            except (RedisError, OSError) as exc:
-                log.warning("following %s to its new master: %s", channel, exc)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            log.info("room channel %s moved from %s to %s", channel, old, self._owner[channel])
-            self.queue.put_nowait((channel, RESYNC))
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        try:
+            replies = take_replies(self.buf)
+        except (ConnectionError, IndexError, ValueError) as exc:
+            log.warning("bad pub/sub reply stream from %s: %s", self.address, exc)
+            self.transport.abort()
             return
+        for value in replies:
+            if type(value) is list and len(value) == 3 and value[0] == "smessage":
+                if value[1] in self.live:
+                    self.owner.queue.put_nowait((value[1], value[2]))
+                continue
+            if type(value) is list and value and value[0] == "sunsubscribe":
+                head = self.pending[0] if self.pending else None
+                if head is None or head[0] != "SUNSUBSCRIBE" or head[1] != value[1]:
+                    self.live.discard(value[1])
+                    self.owner._dropped(self, value[1])  # unasked: the slot left this node
+                    continue
+            if not self.pending:
+                log.warning("a pub/sub reply from %s that nothing asked for: %.80r", self.address, value)
+                self.transport.abort()
+                return
+            command, channel, fut = self.pending.popleft()
+            if command == "SSUBSCRIBE" and not isinstance(value, Exception):
+                self.owner._confirmed(self, channel)  # now: the messages right behind it count
+            if fut is not None and not fut.done():
+                if isinstance(value, Exception):
+                    fut.set_exception(value)
+                else:
+                    fut.set_result(value)
 
-    async def aclose(self) -> None:
-        tasks = [*self._readers.values(), *self._moving.values()]
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        error = ConnectionError(f"lost the pub/sub connection to {self.address}: {exc or 'closed'}")
+        while self.pending:
+            fut = self.pending.popleft()[2]
+            if fut is not None and not fut.done():
+                fut.set_exception(error)
+        self.owner._lost(self)
+
+
+class _ShardNode(_Connection[_ShardProtocol]):
+    """The one pub/sub connection to a cluster node, opened on first use (once, however many
+    channels want it at the same moment) and again after it is lost."""
+
+    def __init__(self, owner: ClusterSubscriber, address: str, url: str, connect_timeout: float, name: str | None):
+        super().__init__(url, connect_timeout, name=name)
+        self.owner = owner
+        self.address = address
+
+    def _protocol(self) -> _ShardProtocol:
+        return _ShardProtocol(self.owner, self.address)
+
+    async def _handshake(self, proto: _ShardProtocol) -> None:
+        for fut in [proto.send(*command) for command in self._hello()]:
+            await asyncio.shield(fut) if fut is not None else None
+
+    async def connection(self) -> _ShardProtocol:
+        return await self._connection()
+
+    @property
+    def proto(self) -> _ShardProtocol | None:
+        return self._proto
+
+
+class ClusterSubscriber:
+    """Sharded pub/sub on Redis Cluster that follows each channel to its slot's master.
+
+    Each channel is subscribed (``SSUBSCRIBE``) on the master that serves its slot, over one
+    lean connection per master, and only ever on a master. A channel goes astray when its
+    master's connection is lost (the master died, or a network fault), when the master drops
+    its subscription unasked (it gave up the slot: a resharding, or a failover that demoted
+    it), when a master refuses it (``MOVED``), or when the slot map, read again, names another
+    master for its slot (then it is unsubscribed where it was). A task subscribes each stray
+    channel again on the master that the freshly read slot map names, retrying (0.1 s, backing
+    off to 1 s) until it can; then ``(channel, RESYNC)`` is queued, since whatever was published
+    meanwhile was missed. Every ``check`` seconds the task also reads the map again and PINGs
+    each connection (one that does not answer within ``timeout`` is dropped): that finds a
+    master that hangs, or a failover whose old master is not heard from.
+
+    :meth:`subscribe` returns once the channel's master has confirmed the subscription (after
+    following a ``MOVED``), or raises, leaving it unsubscribed."""
+
+    RETRY_FIRST, RETRY_MOST = 0.1, 1.0
+
+    def __init__(
+        self,
+        slots: SlotMap,
+        node_url: Callable[[str], str],
+        *,
+        timeout: float = 5.0,
+        check: float = 5.0,
+        name: str | None = None,
+    ) -> None:
+        self.slots = slots
+        self.node_url = node_url
+        self.timeout = timeout
+        self.check = check
+        self.name = name
+        self.queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self.wanted: set[str] = set()
+        self.at: dict[str, str] = {}  # channel -> the master it is subscribed on
+        self.astray: set[str] = set()  # wanted, subscribed nowhere now: to resync once back
+        self.nodes: dict[str, _ShardNode] = {}
+        self._placing: dict[str, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        slots.watch(self._wake.set)
+
+    @property
+    def channels(self) -> set[str]:
+        return self.wanted
+
+    # -- what the store calls --------------------------------------------------------------
+
+    async def subscribe(self, channel: str) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="cluster-pubsub")
+        self.wanted.add(channel)
+        try:
+            await asyncio.shield(self._place_soon(channel))
+        except BaseException:
+            self.wanted.discard(channel)  # the caller is told it failed: not subscribed
+            raise
+
+    async def unsubscribe(self, channel: str) -> None:
+        self.wanted.discard(channel)
+        self.astray.discard(channel)
+        address = self.at.get(channel)
+        if address is not None:
+            self._leave(channel, address)
+
+    async def messages(self) -> AsyncGenerator[tuple[str, str], None]:
+        while True:
+            yield await self.queue.get()
+
+    async def close(self) -> None:
+        self.wanted.clear()  # nothing strays from here on
+        tasks = [t for t in (self._task, *self._placing.values()) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        for pubsub in self._nodes.values():
-            await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped before redis-py 8
-            await pubsub.connection_pool.disconnect()
-        self._readers.clear()
-        self._nodes.clear()
+        for node in self.nodes.values():
+            await node.close()
+        self.nodes.clear()
+
+    # -- what the connections report --------------------------------------------------------
+
+    def _confirmed(self, proto: _ShardProtocol, channel: str) -> None:
+        """``proto``'s node has subscribed ``channel``."""
+        if channel in self.wanted and self.at.get(channel, proto.address) == proto.address:
+            self.at[channel] = proto.address
+            proto.live.add(channel)
+            if channel in self.astray:
+                self.astray.discard(channel)
+                self.queue.put_nowait((channel, RESYNC))
+        elif channel not in proto.live:  # unsubscribed (or subscribed elsewhere) meanwhile
+            proto.send("SUNSUBSCRIBE", channel, reply=False)
+
+    def _dropped(self, proto: _ShardProtocol, channel: str) -> None:
+        """``proto``'s node ended the subscription to ``channel`` unasked."""
+        if self.at.get(channel) == proto.address:
+            del self.at[channel]
+            self._stray(channel, f"{proto.address} gave up its slot")
+
+    def _lost(self, proto: _ShardProtocol) -> None:
+        """``proto``'s connection is lost, with every subscription on it."""
+        strays = [c for c in proto.live if self.at.get(c) == proto.address and c in self.wanted]
+        proto.live.clear()
+        for channel in strays:
+            del self.at[channel]
+            self._stray(channel, None)
+        if strays:
+            log.warning("lost the sharded pub/sub connection to %s: %d rooms to follow", proto.address, len(strays))
+
+    def _stray(self, channel: str, why: str | None) -> None:
+        if channel in self.wanted:
+            self.astray.add(channel)
+            self._wake.set()
+            if why:
+                log.info("room channel %s to follow: %s", channel, why)
+
+    # -- placing channels -------------------------------------------------------------------
+
+    def _leave(self, channel: str, address: str) -> None:
+        """Unsubscribe ``channel`` on ``address`` (its messages from there are dropped from now)."""
+        if self.at.get(channel) == address:
+            del self.at[channel]
+        node = self.nodes.get(address)
+        proto = node.proto if node is not None else None
+        if proto is not None and not proto.closed and channel in proto.live:
+            proto.live.discard(channel)
+            proto.send("SUNSUBSCRIBE", channel, reply=False)
+
+    def _place_soon(self, channel: str) -> asyncio.Task[None]:
+        """The task subscribing ``channel`` on its master: one at a time per channel."""
+        task = self._placing.get(channel)
+        if task is None:
+            task = self._placing[channel] = asyncio.create_task(self._place(channel), name=f"ssubscribe-{channel}")
+
+            def done(t: asyncio.Task[None]) -> None:
+                if self._placing.get(channel) is t:
+                    del self._placing[channel]
+                if not t.cancelled():
+                    t.exception()  # retrieved: the callers have it
+
+            task.add_done_callback(done)
+        return task
+
+    async def _place(self, channel: str) -> None:
+        slot = slot_of(channel)
+        for attempt in range(4):
+            if channel not in self.wanted:
+                return
+            address = self.slots.owner(slot) or await self.slots.locate(slot)
+            node = self.nodes.get(address)
+            if node is None:
+                node = self.nodes[address] = _ShardNode(self, address, self.node_url(address), self.timeout, self.name)
+            proto = await node.connection()
+            if self.at.get(channel) == address and channel in proto.live:
+                return
+            fut = proto.send("SSUBSCRIBE", channel)
+            assert fut is not None
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await asyncio.shield(fut)
+            except MovedError as exc:  # the map is behind: the slot is elsewhere
+                self.slots.moved(slot, exc.host, exc.port)
+                continue
+            except (AskError, TryAgainError):  # a migration under way: a moment
+                await asyncio.sleep(0.05 * 2**attempt)
+                continue
+            except TimeoutError:
+                # Redis may still act on it: start again on a new connection (its rooms resync).
+                proto.transport.abort()
+                raise TimeoutError(f"{address} did not confirm a subscription within {self.timeout:g} s") from None
+            if self.at.get(channel) == address:
+                return
+            if channel in self.wanted:
+                continue  # e.g. the connection was lost right after: again
+            return
+        raise ConnectionError(f"could not subscribe {channel}: its slot kept moving")
+
+    async def _run(self) -> None:
+        """Follow the stray channels, and check the map and the connections every ``check``."""
+        delay, failing = self.RETRY_FIRST, False
+        while True:
+            checking = False
+            if not self._wake.is_set():
+                try:
+                    async with asyncio.timeout(self.check):
+                        await self._wake.wait()
+                except TimeoutError:
+                    checking = True
+            self._wake.clear()
+            try:
+                if checking or self.astray:
+                    await self.slots.refresh()
+                self._follow_map()
+                if checking:
+                    await self._ping_all()
+                await self._place_strays()
+            except asyncio.CancelledError:
+                raise
+            except (OSError, RedisError) as exc:
+                if not failing:
+                    log.warning("sharded pub/sub: %d rooms wait for their master: %s", len(self.astray), exc)
+                failing = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.RETRY_MOST)
+                self._wake.set()
+                continue
+            except Exception:
+                log.exception("sharded pub/sub: unexpected failure; going on")
+                await asyncio.sleep(self.RETRY_MOST)
+                self._wake.set()
+                continue
+            if failing:
+                log.info("sharded pub/sub: every room is subscribed on its master again")
+            delay, failing = self.RETRY_FIRST, False
+
+    def _follow_map(self) -> None:
+        """Unsubscribe each channel on a node that the map no longer names its slot's master (a
+        failover demoted it, or the slot moved): it strays, to its master. Close the connections
+        to nodes that are no master any more and have nothing subscribed."""
+        if not self.slots.owners:
+            return
+        for channel, address in list(self.at.items()):
+            owner = self.slots.owner(slot_of(channel))
+            if owner and owner != address:
+                self._leave(channel, address)
+                self._stray(channel, f"the slot map names {owner}, not {address}")
+        for address, node in list(self.nodes.items()):
+            proto = node.proto
+            if address not in self.slots.masters and (proto is None or proto.closed or not proto.live):
+                del self.nodes[address]
+                asyncio.get_running_loop().create_task(node.close())
+
+    async def _ping_all(self) -> None:
+        async def ping(proto: _ShardProtocol) -> None:
+            fut = proto.send("PING")
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await asyncio.shield(fut)  # type: ignore[arg-type]
+            except TimeoutError:
+                log.warning("sharded pub/sub: %s did not answer a PING in %g s", proto.address, self.timeout)
+                proto.transport.abort()
+            except (OSError, RedisError):
+                pass  # lost: reported by the connection itself
+
+        protos = [n.proto for n in self.nodes.values()]
+        await asyncio.gather(*(ping(p) for p in protos if p is not None and not p.closed))
+
+    async def _place_strays(self) -> None:
+        strays = [c for c in self.astray if c in self.wanted]
+        if not strays:
+            return
+        results = await asyncio.gather(*(asyncio.shield(self._place_soon(c)) for c in strays), return_exceptions=True)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        if errors:
+            raise errors[0]
