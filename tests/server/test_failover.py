@@ -18,6 +18,7 @@ from race.store.cluster import slot_of
 from tests.support.clusters import RedisCluster, poll
 from tests.support.failover import (
     LiveRoom,
+    health,
     lean_connections,
     no_tracebacks,
     nothing_lost,
@@ -130,9 +131,13 @@ async def test_a_master_killed_its_replica_promoted_live_updates_resume(
         await wait_until(lambda: all(r.resumed(0) for r in rooms), "live updates", 10)
         killed = loop.time()
         await asyncio.to_thread(cluster.kill, victim)
+        status, body = await asyncio.to_thread(health, a)  # the load balancer's check: this process serves
+        assert status == 200 and body["status"] == "degraded", body  # the other shards' rooms
+        assert [f"127.0.0.1:{victim} " in u for u in body["unreachable"]] == [True], body
         await asyncio.to_thread(poll, lambda: victim not in cluster.roles(), "the master marked failed", 30)
         await asyncio.to_thread(poll, lambda: len(cluster.masters()) == 3, "a replica promoted", 30)
         promoted = loop.time()
+        await asyncio.to_thread(poll, lambda: health(b) == (200, {"status": "ok"}), "healthy again", 10)
         back = await wait_until(lambda: all(r.resumed(killed) for r in rooms), "live updates back", DEADLINE)
         assert back
         latest = max(r.resumed(killed) or 0 for r in hit)

@@ -291,6 +291,21 @@ class RedisSentinels:
         self._server(*self.extra[port], port=port, directory=self.servers[port].dir)
         self.down.discard(port)
 
+    def heal(self) -> None:
+        """Start every server that is down, and wait until each replica (an old primary too,
+        once Sentinel has turned it into one) is in sync with the primary."""
+        for port in sorted(self.down):
+            self.start(port)
+        primary = self.primary()
+
+        def whole() -> bool:
+            for port in self.servers:
+                if port != primary and "master_link_status:up" not in cli(port, "info", "replication"):
+                    return False
+            return self._known()
+
+        poll(whole, "every replica in sync", 4 * TIMEOUT)
+
     def stop(self) -> None:
         for s in self.sentinels:
             s.stop()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,11 +158,30 @@ def lean_connections(ports: Iterable[int], pids: Iterable[int]) -> dict[tuple[in
 
 
 def subscribers(port: int) -> list[dict[str, str]]:
-    """The connections subscribed to anything on the Redis on ``port``."""
-    return [c for c in clients(port) if any(int(c.get(k, "0")) for k in ("sub", "psub", "ssub"))]
+    """The connections subscribed to anything on the Redis on ``port`` (but Sentinel's own)."""
+    return [
+        c
+        for c in clients(port)
+        if any(int(c.get(k, "0")) for k in ("sub", "psub", "ssub")) and not c.get("name", "").startswith("sentinel-")
+    ]
+
+
+def ours(port: int, pids: Iterable[int]) -> list[dict[str, str]]:
+    """The connections of the server processes ``pids`` on the Redis on ``port``."""
+    names = tuple(f"race-{pid}" for pid in pids)
+    return [c for c in clients(port) if c.get("name", "").startswith(names)]
 
 
 def no_tracebacks(*servers: Server) -> None:
     for s in servers:
         bad = [line for line in s.process.lines if "Traceback" in line or " ERROR " in line]
         assert not bad, "\n".join(s.process.lines[-80:])
+
+
+def health(server: Server) -> tuple[int, dict[str, Any]]:
+    """``GET /healthz``: its status and body."""
+    try:
+        with urllib.request.urlopen(server.url + "/healthz", timeout=15) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
