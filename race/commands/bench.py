@@ -2,7 +2,8 @@
 
 With no ``--url`` the benchmark starts the server itself (``python -m race serve`` on a free
 loopback port), once with the embedded store and once with Redis (``--redis-url`` or
-``REDIS_URL``, else a throwaway ``redis-server`` on a free port). For each server it runs:
+``REDIS_URL``, else a throwaway ``redis-server`` on a free port); with ``--stores`` naming
+``cluster``, also on a throwaway Redis Cluster of three masters. For each server it runs:
 
 1. **race**: ``--players`` simulated players in ``--rooms`` rooms create or join their room,
    the hosts start the races, and each player plays real legal moves for ``--seconds``: a
@@ -72,7 +73,15 @@ from race.bench.load import (
     seat_players,
     start_races,
 )
-from race.bench.processes import DEFLATE_IDLE, race_server, raise_fd_limit, redis_server, rss_kib, server_compression
+from race.bench.processes import (
+    DEFLATE_IDLE,
+    race_server,
+    raise_fd_limit,
+    redis_cluster,
+    redis_server,
+    rss_kib,
+    server_compression,
+)
 from race.bench.report import ServerResult, as_json, goals, table
 
 ECHO_PATH = "/bench/echo"
@@ -119,7 +128,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--stores",
         default="memory,redis",
-        help="comma-separated stores to run the server on: memory, redis (default both)",
+        help="comma-separated stores to run the server on: memory, redis, cluster (a Redis Cluster of three "
+        "masters it starts; default memory,redis)",
     )
     env_redis = os.environ.get("REDIS_URL", "")
     p.add_argument(
@@ -251,14 +261,16 @@ async def run_all(args: argparse.Namespace, progress: Progress) -> list[ServerRe
         return results
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
     for s in stores:
-        if s not in ("memory", "redis"):
-            raise SystemExit(f"unknown store {s!r}: use memory and/or redis")
+        if s not in ("memory", "redis", "cluster"):
+            raise SystemExit(f"unknown store {s!r}: use memory, redis and/or cluster")
     with tempfile.TemporaryDirectory(prefix="race-bench-") as tmp:
         workdir = Path(tmp)
         for store in stores:
             with contextlib.ExitStack() as stack:
                 if store == "memory":
                     url = "memory://"
+                elif store == "cluster":
+                    url = stack.enter_context(redis_cluster(workdir))
                 elif args.redis_url:
                     url = args.redis_url
                 else:

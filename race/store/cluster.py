@@ -102,6 +102,7 @@ class SlotMap:
         self.masters: dict[str, list[int]] = {}  # master address -> its slots
         self.nodes: list[str] = list(seeds)  # every node known, masters first
         self.version = 0  # grows whenever the map changes
+        self.reads = 0  # times it was read
         self._reading: asyncio.Task[None] | None = None
         self._watchers: list[Callable[[], None]] = []
 
@@ -124,8 +125,10 @@ class SlotMap:
     def moved(self, slot: int, host: str, port: int) -> None:
         """A master said ``slot`` is served by ``host:port`` now (``MOVED``): note it, and read
         the whole map again soon (other slots may have moved with it)."""
-        if self.owners:
-            self.owners[slot] = f"{host}:{port}"
+        address = f"{host}:{port}"
+        if self.owners and self.owners[slot] != address:
+            self.owners[slot] = address
+            self._changed()
         self.refresh_soon()
 
     def refresh_soon(self) -> None:
@@ -182,18 +185,22 @@ class SlotMap:
             owners[start : end + 1] = [address] * (end - start + 1)
             masters.setdefault(address, []).extend(range(start, end + 1))
             replicas += [_endpoint(node, asked_host) for node in others]
-        if owners != self.owners:
-            changed = bool(self.owners)
-            self.owners, self.masters = owners, masters
-            self.nodes = list(dict.fromkeys([*masters, *replicas, *self.nodes]))
-            self.version += 1
-            if changed:
-                log.info(
-                    "the cluster's slot map changed: masters %s",
-                    ", ".join(f"{a} ({ranges(s)})" for a, s in sorted(masters.items())),
-                )
-            for callback in self._watchers:
-                callback()
+        self.reads += 1
+        self.nodes = list(dict.fromkeys([*masters, *replicas, *self.nodes]))
+        changed = owners != self.owners
+        if changed and self.owners:
+            log.info(
+                "the cluster's slot map changed: masters %s",
+                ", ".join(f"{a} ({ranges(s)})" for a, s in sorted(masters.items())),
+            )
+        self.owners, self.masters = owners, masters
+        if changed:
+            self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        for callback in self._watchers:
+            callback()
 
     async def close(self) -> None:
         if self._reading is not None:

@@ -149,6 +149,16 @@ class _ShardNode(_Connection[_ShardProtocol]):
     def proto(self) -> _ShardProtocol | None:
         return self._proto
 
+    @property
+    def connecting(self) -> bool:
+        return self._lock.locked()
+
+    def drop(self) -> None:
+        """Close the connection (a node that is no master any more, with nothing on it)."""
+        proto, self._proto = self._proto, None
+        if proto is not None and proto.transport is not None:
+            proto.transport.close()
+
 
 class ClusterSubscriber:
     """Sharded pub/sub on Redis Cluster that follows each channel to its slot's master.
@@ -379,9 +389,11 @@ class ClusterSubscriber:
                 self._stray(channel, f"the slot map names {owner}, not {address}")
         for address, node in list(self.nodes.items()):
             proto = node.proto
-            if address not in self.slots.masters and (proto is None or proto.closed or not proto.live):
+            if address in self.slots.masters or node.connecting:
+                continue
+            if proto is None or proto.closed or not (proto.live or proto.pending):
                 del self.nodes[address]
-                asyncio.get_running_loop().create_task(node.close())
+                node.drop()
 
     async def _ping_all(self) -> None:
         async def ping(proto: _ShardProtocol) -> None:

@@ -102,3 +102,16 @@ def test_echo_clients_send_their_players_state_replies_in_order() -> None:
     ]
     filler = json.loads(echo_message(7, []))  # no replies: filler of 2,000 bytes
     assert filler["type"] == "echo" and filler["n"] == 7 and len(echo_message(7, [])) >= 2000
+
+
+def test_bench_starts_a_cluster_of_its_own_and_compares_it(redis_url: str, tmp_path: Path) -> None:
+    args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
+    args += ["--stores", "redis,cluster", "--redis-url", redis_url, "--spectators", "0", "--crowd", "0"]
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for row in ("race (redis)", "race (cluster)", "echo (cluster)", "fan-out (cluster)"):
+        assert row in done.stdout
+    assert "goal: cluster server CPU per move <= 1.2x one Redis's: " in done.stdout
+    assert "against each one's fan-out echo" in done.stdout
