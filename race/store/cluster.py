@@ -280,8 +280,9 @@ class ClusterPipe:
         finally:
             await pipe.close()
 
-    async def execute(self, *args: Any) -> Any:
-        """Send one command to the master of its key's slot and return its reply."""
+    async def execute(self, *args: Any, wait: tuple[int, int] | None = None) -> Any:
+        """Send one command to the master of its key's slot and return its reply (with
+        ``wait``, once that many of its replicas have it, as :meth:`RedisPipe.execute`)."""
         key = args[3] if args[0] in ("EVALSHA", "EVAL") else args[1]
         slot = key_slot(key.encode())
         delay = 0.02
@@ -289,11 +290,11 @@ class ClusterPipe:
             address = self.slots.owner(slot) or await self.slots.locate(slot)
             pipe = self.pipes.get(address) or self.pipe(address)
             try:
-                return await pipe.execute(*args)
+                return await pipe.execute(*args, wait=wait)
             except MovedError as exc:
                 self.slots.moved(slot, exc.host, exc.port)
             except AskError as exc:
-                return await self.pipe(f"{exc.host}:{exc.port}").execute_asking(*args)
+                return await self.pipe(f"{exc.host}:{exc.port}").execute_asking(*args, wait=wait)
             except TryAgainError:
                 await asyncio.sleep(delay)
                 delay *= 2
@@ -305,12 +306,14 @@ class ClusterPipe:
                     raise
         raise ConnectionError(f"slot {slot} kept moving: gave up after {self.REDIRECTS} redirections")
 
-    async def evalsha(self, sha: str, script: str, keys: list[str], args: list[Any]) -> Any:
+    async def evalsha(
+        self, sha: str, script: str, keys: list[str], args: list[Any], wait: tuple[int, int] | None = None
+    ) -> Any:
         """Run a Lua script by its SHA1, sending its text once to a master that does not know it."""
         try:
-            return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
+            return await self.execute("EVALSHA", sha, len(keys), *keys, *args, wait=wait)
         except NoScriptError:
-            return await self.execute("EVAL", script, len(keys), *keys, *args)
+            return await self.execute("EVAL", script, len(keys), *keys, *args, wait=wait)
 
     async def survey(self) -> tuple[dict[str, bool], list[int]]:
         """Whether each master answers a ``PING`` now, and the slots that no master serves;

@@ -59,6 +59,8 @@ class _Protocol(_Wire):
         self.out: list[bytes] = []
         self.buf = bytearray()
         self.closed = False
+        self.wait: tuple[Any, ...] = ()  # the WAIT to send behind the commands of this batch
+        self.waited: asyncio.Future[Any] | None = None  # and its reply
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
@@ -67,6 +69,17 @@ class _Protocol(_Wire):
         if self.closed:
             raise ConnectionError("the connection to Redis is closed")
         fut = self.loop.create_future()
+        self._queue(args, fut)
+        return fut
+
+    def replicated(self, replicas: int, ms: int) -> asyncio.Future[Any]:
+        """The reply of one ``WAIT replicas ms`` sent behind every command of this batch (those
+        called in this turn of the event loop): how many replicas have them all."""
+        if self.waited is None:
+            self.waited, self.wait = self.loop.create_future(), ("WAIT", replicas, ms)
+        return self.waited
+
+    def _queue(self, args: tuple[Any, ...], fut: asyncio.Future[Any]) -> None:
         now = self.loop.time()
         self.pending.append(fut)
         self.sent_at.append(now)
@@ -75,7 +88,6 @@ class _Protocol(_Wire):
         self.out.append(encode(args))
         if len(self.out) == 1:
             self.loop.call_soon(self._flush)
-        return fut
 
     def _watch(self) -> None:
         self.watchdog = None
@@ -88,6 +100,9 @@ class _Protocol(_Wire):
             self.watchdog = self.loop.call_at(due, self._watch)
 
     def _flush(self) -> None:
+        if self.waited is not None and not self.closed:
+            fut, self.waited = self.waited, None
+            self._queue(self.wait, fut)
         data = b"".join(self.out)
         self.out.clear()
         if not self.closed and self.transport is not None:
@@ -122,6 +137,9 @@ class _Protocol(_Wire):
 
     def _fail(self, exc: Exception) -> None:
         self.closed = True
+        if self.waited is not None:
+            self.pending.append(self.waited)  # (not sent: failed with the rest)
+            self.waited = None
         if self.watchdog is not None:
             self.watchdog.cancel()
             self.watchdog = None
@@ -239,6 +257,7 @@ class RedisPipe(_Connection[_Protocol]):
     ) -> None:
         super().__init__(url, connect_timeout, locate=locate, name=name)
         self.timeout = timeout
+        self._warned = -1e9  # when replicas that did not keep up were last logged
 
     def _protocol(self) -> _Protocol:
         return _Protocol(self.timeout)
@@ -250,16 +269,18 @@ class RedisPipe(_Connection[_Protocol]):
         for fut in hello:
             await fut
 
-    async def execute(self, *args: Any) -> Any:
-        """Send one command and return its reply (a str, int, list or None)."""
-        return await self._execute(args, None)
+    async def execute(self, *args: Any, wait: tuple[int, int] | None = None) -> Any:
+        """Send one command and return its reply (a str, int, list or None). With ``wait``
+        (replicas, ms), return once that many replicas have it too, or the ms have passed
+        (``WAIT``, one for all the commands sent together)."""
+        return await self._execute(args, None, wait)
 
-    async def execute_asking(self, *args: Any) -> Any:
+    async def execute_asking(self, *args: Any, wait: tuple[int, int] | None = None) -> Any:
         """Send one command right behind an ``ASKING`` (a Redis Cluster slot being migrated
         here) and return its reply."""
-        return await self._execute(args, ("ASKING",))
+        return await self._execute(args, ("ASKING",), wait)
 
-    async def _execute(self, args: tuple[Any, ...], before: tuple[Any, ...] | None) -> Any:
+    async def _execute(self, args: tuple[Any, ...], before: tuple[Any, ...] | None, wait: Any) -> Any:
         for attempt in range(self.RETRIES + 1):
             proto = await self._connection()
             try:
@@ -269,10 +290,14 @@ class RedisPipe(_Connection[_Protocol]):
                 if attempt == self.RETRIES:
                     raise
                 continue
+            acked = proto.replicated(*wait) if wait is not None else None
             try:
                 if first is not None:
                     await first
-                return await fut  # the connection's watchdog fails it after ``timeout``
+                reply = await fut  # the connection's watchdog fails it after ``timeout``
+                if acked is not None:
+                    await self._replicated(acked, wait)
+                return reply
             except (ConnectionError, RedisConnectionError):  # lost, or Redis still loading
                 if attempt == self.RETRIES:
                     raise
@@ -287,12 +312,29 @@ class RedisPipe(_Connection[_Protocol]):
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def evalsha(self, sha: str, script: str, keys: list[str], args: list[Any]) -> Any:
+    async def _replicated(self, acked: asyncio.Future[Any], wait: tuple[int, int]) -> None:
+        """Wait for a ``WAIT``'s reply. Fewer replicas than asked (none answered in time, or
+        the connection was lost after the command's reply) is logged, not raised: the command
+        is done, and sending it again would not undo it."""
+        replicas: int | str
+        try:
+            replicas = int(await acked)
+        except (ConnectionError, RedisError) as exc:
+            replicas = f"unknown ({exc})"
+        if not isinstance(replicas, int) or replicas < wait[0]:
+            now = asyncio.get_running_loop().time()
+            if now - self._warned > 10:
+                self._warned = now
+                log.warning("a write reached %s of %d replicas within %d ms", replicas, *wait)
+
+    async def evalsha(
+        self, sha: str, script: str, keys: list[str], args: list[Any], wait: tuple[int, int] | None = None
+    ) -> Any:
         """Run a Lua script by its SHA1, sending its text once when Redis does not know it."""
         try:
-            return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
+            return await self.execute("EVALSHA", sha, len(keys), *keys, *args, wait=wait)
         except NoScriptError:
-            return await self.execute("EVAL", script, len(keys), *keys, *args)
+            return await self.execute("EVAL", script, len(keys), *keys, *args, wait=wait)
 
 
 _LOST = object()

@@ -20,6 +20,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypeVar
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode
@@ -61,6 +62,15 @@ class RedisStore(Store):
 
     def __init__(self, url: str, *, ttl: int) -> None:
         super().__init__(ttl=ttl)
+        parts = urlsplit(url)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        #: ``?wait_replicas=N``: a commit returns once N replicas have it (or ``wait_timeout_ms`` passed).
+        self.wait: tuple[int, int] | None = None
+        if "wait_replicas" in query or "wait_timeout_ms" in query:  # the store's, not redis-py's
+            replicas = int(query.pop("wait_replicas", ["0"])[-1])
+            timeout = int(query.pop("wait_timeout_ms", ["100"])[-1])
+            self.wait = (replicas, timeout) if replicas > 0 else None
+            url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
         self.url = url
         self.cluster = url.startswith("redis+cluster://")
         self.sentinel = url.startswith("redis+sentinel://")
@@ -114,6 +124,8 @@ class RedisStore(Store):
                 self._sub = RedisSubscriber(self.url, connect_timeout=TIMEOUT, name=f"{name}-sub")
             else:
                 self._pubsub = CountingPubSub(self._redis.connection_pool)
+                if self.wait is not None:
+                    raise ValueError("wait_replicas needs a lean connection: a redis:// URL (or Sentinel, or Cluster)")
         self._commit = self._redis.register_script(COMMIT)
         self._read = self._redis.register_script(READ)
         self._board_add = self._redis.register_script(BOARD_ADD)
@@ -139,11 +151,11 @@ class RedisStore(Store):
         except DOWN as exc:
             raise StoreUnavailable(f"Redis is unavailable: {exc}") from None
 
-    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+    async def _script(self, script: Any, keys: list[str], args: list[Any], wait: Any = None) -> Any:
         """Run a registered Lua script: over the lean connection when there is one."""
         if self._pipe is not None:
             pipe = self._pipe
-            return await self._call(lambda: pipe.evalsha(script.sha, script.script, keys, args))
+            return await self._call(lambda: pipe.evalsha(script.sha, script.script, keys, args, wait))
         return await self._call(lambda: script(keys=keys, args=args))
 
     async def ping(self) -> None:
@@ -216,7 +228,7 @@ class RedisStore(Store):
         args += [log[0], log[1]] if log else ["", ""]
         args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
         keys = [key, f"{key}:log:{log[0]}" if log else key, aside_key(room)]
-        result = await self._script(self._commit, keys, args)
+        result = await self._script(self._commit, keys, args, self.wait)
         return bool(result)
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
