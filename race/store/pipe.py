@@ -1,12 +1,14 @@
 """Lean Redis connections for the move path: commands on one connection shared by every
-caller (:class:`RedisPipe`), and pub/sub on one of its own (:class:`RedisSubscriber`).
+caller (:class:`RedisPipe`); and what every lean connection shares (:class:`Connection`),
+which the lean pub/sub connections of :mod:`race.store.pubsub` and :mod:`race.store.sharded`
+build on.
 
 Each command is written as soon as it is issued (the commands issued in one turn of the
 event loop go out in one write) and the replies are matched to them in order (RESP2), so
 any number of concurrent moves share one connection and one system call per batch, with
 none of a general client's per-command pool, retry and parser layers. The store uses it for
-its two hot commands (``HMGET`` and the commit script), and the subscriber for the room
-broadcasts that every move publishes; everything else goes through redis-py.
+the move path's commands (``HMGET``, the commit script, the broadcasts); everything else
+goes through redis-py.
 
 Failures look like redis-py's to the store: a refused or lost connection raises
 :class:`ConnectionError` (an ``OSError``), a reply that takes longer than ``timeout``
@@ -25,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
@@ -37,14 +39,14 @@ from race.store.resp import encode, take_replies
 log = logging.getLogger(__name__)
 
 
-class _Wire(asyncio.Protocol):
-    """What :class:`_Connection` needs of a connection's protocol."""
+class Wire(asyncio.Protocol):
+    """What :class:`Connection` needs of a connection's protocol."""
 
     transport: Any
     closed: bool
 
 
-class _Protocol(_Wire):
+class _Protocol(Wire):
     """Commands in, replies matched to them in order. With ``timeout``, one watchdog timer
     per connection (not one per command) drops the connection when its oldest command has
     waited that long, failing every pending command with :class:`TimeoutError`."""
@@ -150,14 +152,14 @@ class _Protocol(_Wire):
                 fut.set_exception(exc)
 
 
-_P = TypeVar("_P", bound=_Wire)
+_P = TypeVar("_P", bound=Wire)
 
 
 #: Where a connection goes: asked again before each new connection.
 Locate = Callable[[], Awaitable[tuple[str, int]]]
 
 
-class _Connection(Generic[_P]):
+class Connection(Generic[_P]):
     """What the command and the pub/sub connections share: the ``redis://`` URL's address
     (or ``locate``'s) and credentials, and one connection opened on first use and again after
     it is lost, whose connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish
@@ -240,7 +242,7 @@ class _Connection(Generic[_P]):
             proto.transport.close()
 
 
-class RedisPipe(_Connection[_Protocol]):
+class RedisPipe(Connection[_Protocol]):
     """One shared connection to the Redis of a ``redis://[[user]:password@]host[:port][/db]``
     URL, opened on first use and again after it is lost."""
 
@@ -335,150 +337,3 @@ class RedisPipe(_Connection[_Protocol]):
             return await self.execute("EVALSHA", sha, len(keys), *keys, *args, wait=wait)
         except NoScriptError:
             return await self.execute("EVAL", script, len(keys), *keys, *args, wait=wait)
-
-
-_LOST = object()
-
-
-class _SubProtocol(_Wire):
-    """A connection in subscribe mode: published messages go to a queue, then ``_LOST``."""
-
-    def __init__(self, queue: asyncio.Queue[Any]) -> None:
-        self.queue = queue
-        self.transport: Any = None
-        self.buf = bytearray()
-        self.closed = False
-        self.pongs: collections.deque[asyncio.Future[None]] = collections.deque()
-
-    async def sync(self) -> None:
-        """Return when Redis has carried out every command sent so far (a PING's answer)."""
-        fut = asyncio.get_running_loop().create_future()
-        self.send(("PING",))
-        self.pongs.append(fut)
-        await fut
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport
-
-    def send(self, args: tuple[Any, ...]) -> None:
-        if self.closed:
-            raise ConnectionError("the pub/sub connection to Redis is closed")
-        self.transport.write(encode(args))
-
-    def data_received(self, data: bytes) -> None:
-        self.buf += data
-        try:
-            replies = take_replies(self.buf)
-        except (ConnectionError, IndexError, ValueError) as exc:
-            log.warning("bad pub/sub reply stream from Redis: %s", exc)
-            self.transport.abort()
-            return
-        for value in replies:
-            if type(value) is list and len(value) == 3 and value[0] == "message":
-                self.queue.put_nowait((value[1], value[2]))
-            elif type(value) is list and value and value[0] == "pong" and self.pongs:
-                fut = self.pongs.popleft()
-                if not fut.done():
-                    fut.set_result(None)
-            elif isinstance(value, Exception):
-                # e.g. LOADING after a restart: the subscriptions may not be in place, so
-                # start over (the reader connects again and reports the gap).
-                log.warning("Redis refused a pub/sub command: %s", value)
-                self.transport.abort()
-                return
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        while self.pongs:
-            fut = self.pongs.popleft()
-            if not fut.done():
-                fut.set_exception(ConnectionError(f"lost the pub/sub connection to Redis: {exc or 'closed'}"))
-        self.queue.put_nowait(_LOST)
-
-
-class RedisSubscriber(_Connection[_SubProtocol]):
-    """Pub/sub on a lean connection of its own (``SUBSCRIBE``; not for Redis Cluster).
-
-    :meth:`messages` yields ``(channel, message)``; when the connection was lost while
-    something was subscribed, it connects again (backing off up to 2 s), subscribes again to
-    every channel, and yields ``("*", "reconnected")``: whatever was published meanwhile is
-    lost, so clients must resync."""
-
-    def __init__(
-        self, url: str, *, connect_timeout: float = 5.0, locate: Locate | None = None, name: str | None = None
-    ) -> None:
-        super().__init__(url, connect_timeout, locate=locate, name=name)
-        self.channels: set[str] = set()
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-
-    @property
-    def subscribed(self) -> bool:
-        return bool(self.channels)
-
-    def _protocol(self) -> _SubProtocol:
-        return _SubProtocol(self.queue)
-
-    async def _handshake(self, proto: _SubProtocol) -> None:
-        # No SELECT: pub/sub channels do not belong to a database.
-        for command in self._hello():
-            proto.send(command)
-        if self.channels:
-            proto.send(("SUBSCRIBE", *sorted(self.channels)))
-        try:
-            await proto.sync()  # subscribed for real: nothing published from now on is missed
-        except BaseException:
-            proto.transport.abort()
-            raise
-
-    async def subscribe(self, channel: str) -> None:
-        self.channels.add(channel)
-        proto: _SubProtocol | None = None
-        try:
-            proto = await self._connection()
-            proto.send(("SUBSCRIBE", channel))
-            async with asyncio.timeout(self.connect_timeout):
-                await proto.sync()  # the caller reads the room next: it must not miss what follows
-        except BaseException:
-            self.channels.discard(channel)  # the caller is told it failed: not subscribed
-            if proto is not None and not proto.closed:
-                # Redis may still act on the SUBSCRIBE sent: start again on a new connection
-                # with exactly the channels wanted (their rooms resync, as after any loss).
-                proto.transport.abort()
-            raise
-
-    async def unsubscribe(self, channel: str) -> None:
-        self.channels.discard(channel)
-        proto = self._proto
-        if proto is not None and not proto.closed:
-            proto.send(("UNSUBSCRIBE", channel))
-
-    async def messages(self) -> AsyncGenerator[tuple[str, str], None]:
-        lost, delay = False, 0.1
-        while True:
-            proto = self._proto
-            if proto is None or proto.closed:
-                if not self.channels:
-                    lost = False  # nothing was subscribed: nothing to miss
-                    await asyncio.sleep(0.05)
-                    continue
-                try:
-                    await self._connection()
-                except (OSError, RedisError) as exc:  # also a connect timeout, or no primary named
-                    if not lost:
-                        log.warning("lost the Redis pub/sub connection: %s", exc)
-                    lost = True
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 2.0)
-                    continue
-            if lost:
-                lost, delay = False, 0.1
-                log.info("Redis pub/sub connection is back")
-                yield "*", "reconnected"
-            item = await self.queue.get()
-            if item is _LOST:
-                if self.channels:
-                    if not lost:
-                        log.warning("lost the Redis pub/sub connection")
-                    lost = True
-                continue
-            yield item

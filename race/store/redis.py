@@ -8,7 +8,7 @@ room's channel is ``room:{CODE}``; on a cluster the store uses sharded pub/sub (
 connections of :mod:`race.store.pipe`: to the one Redis of a ``redis://`` URL, to the
 primary that Sentinel names (``redis+sentinel://``, :mod:`race.store.sentinel`), or to the
 master of the room's slot (``redis+cluster://``, :mod:`race.store.cluster`, with the sharded
-pub/sub of :mod:`race.store.pubsub`); the rest goes through redis-py, and everything through
+pub/sub of :mod:`race.store.sharded`); the rest goes through redis-py, and everything through
 redis-py for ``unix://`` and ``rediss://``.
 """
 
@@ -30,10 +30,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from .base import ASIDE, LISTED, Doc, LogEntry, Roll, Store, StoreUnavailable
 from .cluster import ClusterPipe, ranges, split_address
-from .pipe import RedisPipe, RedisSubscriber
-from .pubsub import DOWN, ClusterSubscriber, CountingPubSub
+from .pipe import RedisPipe
+from .pubsub import DOWN, CountingPubSub, RedisSubscriber
 from .scripts import BOARD_ADD, COMMIT, PRESENCE, READ, SPEND
 from .sentinel import SentinelURL
+from .sharded import ClusterSubscriber
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -12,8 +12,8 @@ import pytest
 from redis.exceptions import AskError, MovedError, TryAgainError
 
 from race.store.cluster import ClusterPipe, slot_of
-from race.store.pubsub import ClusterSubscriber
 from race.store.resp import parse
+from race.store.sharded import ClusterSubscriber
 from tests.support.clusters import RedisCluster, cli, clients
 
 

@@ -12,7 +12,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 
 from race.store import open_store
-from race.store.pipe import RedisPipe, RedisSubscriber
+from race.store.pipe import RedisPipe
+from race.store.pubsub import RedisSubscriber
 from race.store.resp import INCOMPLETE, encode, parse
 from race.store.scripts import COMMIT
 from tests.support.processes import RedisServer
