@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from redis.exceptions import AskError, MovedError, TryAgainError
 
+from race.store import StoreUnavailable, open_store
 from race.store.cluster import ClusterPipe, slot_of
 from race.store.resp import parse
 from race.store.sharded import ClusterSubscriber
@@ -110,3 +111,26 @@ async def test_channels_moving_at_once_share_one_connection_to_their_new_master(
         await messages.aclose()
         await sub.close()
         await pipe.close()
+
+
+async def test_health_names_a_master_that_does_not_answer_and_fails_when_none_does() -> None:
+    own = RedisCluster()
+    store = open_store(own.url, ttl=60)
+    await store.connect()
+    try:
+        assert await store.health() == {"status": "ok"}
+        down = own.ports[1]
+        own.kill(down)
+        health = await store.health()
+        unreachable = health["unreachable"]
+        assert health["status"] == "degraded" and isinstance(unreachable, list) and len(unreachable) == 1, health
+        assert unreachable[0].startswith(f"127.0.0.1:{down} (slots "), health
+        for port in own.live():
+            own.kill(port)
+        with pytest.raises(StoreUnavailable):
+            await store.health()
+        with pytest.raises(StoreUnavailable):
+            await store.ping()
+    finally:
+        await store.close()
+        own.stop()
