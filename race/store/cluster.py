@@ -253,6 +253,17 @@ class ClusterPipe:
         self.name = name
         self.pipes: dict[str, RedisPipe] = {}
         self.slots = SlotMap(seeds, self._ask, timeout=connect_timeout)
+        self.slots.watch(self._prune)
+
+    def _prune(self) -> None:
+        """Close the idle connections to nodes that are no master any more (a failover demoted
+        them): none stays open on a replica."""
+        if not self.slots.masters:
+            return
+        for address, pipe in list(self.pipes.items()):
+            if address not in self.slots.masters and pipe.idle:
+                del self.pipes[address]
+                pipe.drop()
 
     def node_url(self, address: str) -> str:
         """The ``redis://`` URL of the node at ``address`` (with the cluster URL's credentials)."""

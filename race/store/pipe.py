@@ -236,10 +236,18 @@ class Connection(Generic[_P]):
                 raise
         return proto
 
-    async def close(self) -> None:
+    @property
+    def connecting(self) -> bool:
+        return self._lock.locked()
+
+    def drop(self) -> None:
+        """Close the connection now (it is opened again on next use)."""
         proto, self._proto = self._proto, None
         if proto is not None and proto.transport is not None:
             proto.transport.close()
+
+    async def close(self) -> None:
+        self.drop()
 
 
 class RedisPipe(Connection[_Protocol]):
@@ -263,6 +271,11 @@ class RedisPipe(Connection[_Protocol]):
 
     def _protocol(self) -> _Protocol:
         return _Protocol(self.timeout)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing is being connected or waiting for a reply."""
+        return not self.connecting and (self._proto is None or not self._proto.pending)
 
     async def _handshake(self, proto: _Protocol) -> None:
         hello = [proto.call(command) for command in self._hello()]

@@ -113,16 +113,6 @@ class _ShardNode(Connection[_ShardProtocol]):
     def proto(self) -> _ShardProtocol | None:
         return self._proto
 
-    @property
-    def connecting(self) -> bool:
-        return self._lock.locked()
-
-    def drop(self) -> None:
-        """Close the connection (a node that is no master any more, with nothing on it)."""
-        proto, self._proto = self._proto, None
-        if proto is not None and proto.transport is not None:
-            proto.transport.close()
-
 
 class ClusterSubscriber:
     """Sharded pub/sub on Redis Cluster that follows each channel to its slot's master.

@@ -1,8 +1,8 @@
 """Redis Cluster failovers with real processes: three masters with a replica each (a node
 timeout of 2 s), two server processes, and rooms whose player moves on one process while a
 rival and a spectator watch from the other, moving all along. A master killed (its replica
-promoted), a replica killed, the old master back (as a replica) and killed again, and several
-rooms' slots moved at once: each time live updates come back within the failover plus
+promoted), a replica killed, the old master back (as a replica) and killed again, a manual
+failover, and several rooms' slots moved at once: each time live updates come back within the failover plus
 :data:`SLACK` seconds, rooms elsewhere see nothing of it, no acknowledged move is lost, every
 server process holds one pub/sub connection per master and none on a replica, and nothing
 logs a traceback."""
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from race.store.cluster import slot_of
-from tests.support.clusters import RedisCluster, poll
+from tests.support.clusters import RedisCluster, cli, poll
 from tests.support.failover import (
     LiveRoom,
     health,
@@ -91,8 +91,8 @@ def problems(cluster: RedisCluster, servers: tuple[Server, ...], rooms: int) -> 
     for (port, pid, kind), conns in lean.items():
         if len(conns) > 1:
             out.append(f"{len(conns)} {kind} connections of process {pid} on {port}")
-        if kind == "sub" and roles.get(port) is not None:
-            out.append(f"a pub/sub connection of process {pid} on replica {port}")
+        if roles.get(port) is not None:
+            out.append(f"a {kind} connection of process {pid} on replica {port}")
     for port, master in roles.items():
         if master is not None and subscribers(port):
             out.append(f"subscriptions on replica {port}: {subscribers(port)}")
@@ -192,6 +192,29 @@ async def test_the_old_master_back_as_a_replica_holds_nothing_of_ours(
         await asyncio.to_thread(cluster.kill, victim)
         await wait_until(lambda: all(r.resumed(again) for r in rooms), "live updates go on", SLACK)
     assert [r.resyncs for r in rooms] == resyncs
+    await nothing_lost(rooms)
+    await tidy(cluster, servers, rooms)
+    await close(rooms)
+
+
+async def test_a_manual_failover_moves_the_rooms_to_the_promoted_replica(
+    cluster: RedisCluster, servers: tuple[Server, Server]
+) -> None:
+    """``CLUSTER FAILOVER`` on a replica: the old master is alive, a replica now. It drops its
+    subscriptions and redirects writes: the processes follow, leave nothing on it, and the
+    rooms' clients resync."""
+    a, b = servers
+    master, rooms = await rooms_on(cluster, a, b, one=2, others=1)
+    hit = [r for r in rooms if master_of(cluster, r) == master]
+    replica = cluster.replicas_of(master)[0]
+    loop = asyncio.get_running_loop()
+    async with traffic(rooms, loop.time() + DEADLINE):
+        await wait_until(lambda: all(r.resumed(0) for r in rooms), "live updates", 10)
+        await asyncio.to_thread(cli, replica, "cluster", "failover")
+        await asyncio.to_thread(poll, lambda: cluster.roles().get(master) == replica, "the roles swapped", 30)
+        swapped = loop.time()
+        await wait_until(lambda: all(r.resumed(swapped) for r in rooms), "live updates go on", SLACK)
+    assert all(r.resyncs >= 2 for r in hit), [r.resyncs for r in hit]
     await nothing_lost(rooms)
     await tidy(cluster, servers, rooms)
     await close(rooms)
