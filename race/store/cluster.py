@@ -187,7 +187,7 @@ class SlotMap:
             replicas += [_endpoint(node, asked_host) for node in others]
         self.reads += 1
         self.nodes = list(dict.fromkeys([*masters, *replicas, *self.nodes]))
-        changed = owners != self.owners
+        changed = owners != self.owners or masters.keys() != self.masters.keys()
         if changed and self.owners:
             log.info(
                 "the cluster's slot map changed: masters %s",
@@ -256,14 +256,14 @@ class ClusterPipe:
         self.slots.watch(self._prune)
 
     def _prune(self) -> None:
-        """Close the idle connections to nodes that are no master any more (a failover demoted
-        them): none stays open on a replica."""
+        """Close the connections to nodes that are no master any more (a failover demoted them),
+        once their replies are in: none stays open on a replica."""
         if not self.slots.masters:
             return
         for address, pipe in list(self.pipes.items()):
-            if address not in self.slots.masters and pipe.idle:
+            if address not in self.slots.masters and not pipe.connecting:
                 del self.pipes[address]
-                pipe.drop()
+                pipe.retire()
 
     def node_url(self, address: str) -> str:
         """The ``redis://`` URL of the node at ``address`` (with the cluster URL's credentials)."""

@@ -61,6 +61,7 @@ class _Protocol(Wire):
         self.out: list[bytes] = []
         self.buf = bytearray()
         self.closed = False
+        self.retiring = False  # to be closed once every reply is in
         self.wait: tuple[Any, ...] = ()  # the WAIT to send behind the commands of this batch
         self.waited: asyncio.Future[Any] | None = None  # and its reply
 
@@ -128,6 +129,8 @@ class _Protocol(Wire):
                     fut.set_exception(value)
                 else:
                     fut.set_result(value)
+        if self.retiring and not self.pending:
+            self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._fail(ConnectionError(f"lost the connection to Redis: {exc or 'closed'}"))
@@ -272,10 +275,14 @@ class RedisPipe(Connection[_Protocol]):
     def _protocol(self) -> _Protocol:
         return _Protocol(self.timeout)
 
-    @property
-    def idle(self) -> bool:
-        """Nothing is being connected or waiting for a reply."""
-        return not self.connecting and (self._proto is None or not self._proto.pending)
+    def retire(self) -> None:
+        """Close the connection once the replies to the commands sent are in (a node that is
+        no master any more: the pipe is not used again)."""
+        proto = self._proto
+        if proto is None or proto.closed or not proto.pending:
+            self.drop()
+        else:
+            proto.retiring = True
 
     async def _handshake(self, proto: _Protocol) -> None:
         hello = [proto.call(command) for command in self._hello()]

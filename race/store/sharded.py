@@ -104,7 +104,8 @@ class _ShardNode(Connection[_ShardProtocol]):
 
     async def _handshake(self, proto: _ShardProtocol) -> None:
         for fut in [proto.send(*command) for command in self._hello()]:
-            await asyncio.shield(fut) if fut is not None else None
+            assert fut is not None
+            await fut
 
     async def connection(self) -> _ShardProtocol:
         return await self._connection()
@@ -157,10 +158,6 @@ class ClusterSubscriber:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         slots.watch(self._wake.set)
-
-    @property
-    def channels(self) -> set[str]:
-        return self.wanted
 
     # -- what the store calls --------------------------------------------------------------
 
@@ -272,7 +269,7 @@ class ClusterSubscriber:
             assert fut is not None
             try:
                 async with asyncio.timeout(self.timeout):
-                    await asyncio.shield(fut)
+                    await fut  # (cancelled on time out: then its reply, if any, is let go)
             except MovedError as exc:  # the map is behind: the slot is elsewhere
                 self.slots.moved(slot, exc.host, exc.port)
                 continue
@@ -351,9 +348,10 @@ class ClusterSubscriber:
     async def _ping_all(self) -> None:
         async def ping(proto: _ShardProtocol) -> None:
             fut = proto.send("PING")
+            assert fut is not None
             try:
                 async with asyncio.timeout(self.timeout):
-                    await asyncio.shield(fut)  # type: ignore[arg-type]
+                    await fut
             except TimeoutError:
                 log.warning("sharded pub/sub: %s did not answer a PING in %g s", proto.address, self.timeout)
                 proto.transport.abort()

@@ -269,6 +269,11 @@ class RedisSentinels:
                 return False
         return True
 
+    def events(self) -> str:
+        """The Sentinels' failover events so far (for a failing test's message)."""
+        marks = ("+try-failover", "+switch-master", "+sdown", "+odown", "+promoted-slave")
+        return "\n".join(line for s in self.sentinels for line in s.lines if any(m in line for m in marks))
+
     def primary(self) -> int:
         """The primary's port, as the first Sentinel that answers says."""
         for port in self.sentinel_ports:

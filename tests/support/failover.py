@@ -101,25 +101,32 @@ async def observe(room: LiveRoom, name: str, client: Client) -> None:
 @contextlib.asynccontextmanager
 async def traffic(rooms: Iterable[LiveRoom], deadline: float) -> AsyncIterator[None]:
     """Ann keeps moving in every room (every :data:`PACE` s), and the observers keep watching,
-    until the block ends."""
+    until the block ends; then each player's move under way is acknowledged before it stops."""
     rooms = list(rooms)
+    stop = asyncio.Event()
 
     async def keep_moving(room: LiveRoom) -> None:
-        while True:
+        while not stop.is_set():
             await move(room, deadline)
-            await asyncio.sleep(PACE)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(PACE):
+                    await stop.wait()
 
-    tasks = [asyncio.create_task(keep_moving(r)) for r in rooms]
-    tasks += [asyncio.create_task(observe(r, n, c)) for r in rooms for n, c in (("bob", r.bob), ("watcher", r.watcher))]
+    movers = [asyncio.create_task(keep_moving(r)) for r in rooms]
+    observers = [
+        asyncio.create_task(observe(r, n, c)) for r in rooms for n, c in (("bob", r.bob), ("watcher", r.watcher))
+    ]
     try:
         yield
-        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        stop.set()
+        await asyncio.gather(*movers)  # (raises what a mover raised)
+        failed = [t for t in observers if t.done() and not t.cancelled() and t.exception()]
         if failed:
             raise failed[0].exception()  # type: ignore[misc]
     finally:
-        for t in tasks:
+        for t in movers + observers:
             t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*movers, *observers, return_exceptions=True)
 
 
 async def wait_until(condition: Any, what: str, timeout: float) -> Any:
