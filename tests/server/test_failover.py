@@ -215,6 +215,8 @@ async def test_a_manual_failover_moves_the_rooms_to_the_promoted_replica(
         swapped = loop.time()
         await wait_until(lambda: all(r.resumed(swapped) for r in rooms), "live updates go on", SLACK)
     assert all(r.resyncs >= 2 for r in hit), [r.resyncs for r in hit]
+    assert not any(r.refused for r in rooms), [r.refused for r in rooms]  # held a moment, then redirected
+    assert not any(r.resyncs for r in rooms if r not in hit)
     await nothing_lost(rooms)
     await tidy(cluster, servers, rooms)
     await close(rooms)

@@ -47,9 +47,16 @@ def cli(port: int, *args: str, check: bool = True) -> str:
 
 
 def clients(port: int) -> list[dict[str, str]]:
-    """``CLIENT LIST`` of the node on ``port``, one dict per connection."""
+    """``CLIENT LIST`` of the node on ``port``, one dict per connection (asked again when the
+    connection is closed under it, as Sentinel does to the clients of a server it demotes)."""
+    for _ in range(3):
+        text = cli(port, "client", "list", check=False)
+        if text:
+            break
+    else:
+        text = cli(port, "client", "list")
     out = []
-    for line in cli(port, "client", "list").splitlines():
+    for line in text.splitlines():
         out.append(dict(field.split("=", 1) for field in line.split() if "=" in field))
     return out
 
@@ -283,8 +290,9 @@ class RedisSentinels:
         raise AssertionError("no Sentinel answers")
 
     def role(self, port: int) -> str:
-        """``master`` or ``slave``, as the server on ``port`` says of itself."""
-        return cli(port, "role").split()[0]
+        """``master`` or ``slave``, as the server on ``port`` says of itself ("" when it does not
+        answer, or Sentinel closed the connection as it demoted the server)."""
+        return (cli(port, "role", check=False).split() or [""])[0]
 
     def kill(self, port: int) -> None:
         self.servers[port].kill()
@@ -305,11 +313,16 @@ class RedisSentinels:
 
         def whole() -> bool:
             for port in self.servers:
-                if port != primary and "master_link_status:up" not in cli(port, "info", "replication"):
+                # (check=False: Sentinel closes every client's connection of the server it demotes)
+                if port != primary and "master_link_status:up" not in cli(port, "info", "replication", check=False):
                     return False
             return self._known()
 
-        poll(whole, "every replica in sync", 4 * TIMEOUT)
+        try:
+            poll(whole, "every replica in sync", 4 * TIMEOUT)
+        except AssertionError as exc:
+            roles = {port: cli(port, "role", check=False).split("\n")[:3] for port in self.servers}
+            raise AssertionError(f"{exc}; primary {primary}, roles {roles}\n{self.events()}") from None
 
     def stop(self) -> None:
         for s in self.sentinels:
