@@ -25,10 +25,10 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.rooms.errors import Refused
 from race.service.players import board_group
 from race.service.workers import stop_pool, worker_pool
 from race.store import DailyStore
-from race.wire.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 CANDIDATES = 64
@@ -135,11 +135,11 @@ class DailyDeals:
                 if self._executor is pool:
                     self._executor = None
                 pool.shutdown(wait=False, cancel_futures=True)
-        raise ProtocolError("unavailable", "today's deal could not be prepared just now; try again in a minute")
+        raise Refused("unavailable", "today's deal could not be prepared just now; try again in a minute")
 
     def _pool(self) -> Executor:
         if self._closed:
-            raise ProtocolError("unavailable", "the server is stopping; try again in a moment")
+            raise Refused("unavailable", "the server is stopping; try again in a moment")
         if self._executor is None:
             self._executor = worker_pool()
         return self._executor

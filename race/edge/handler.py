@@ -1,5 +1,6 @@
-"""One client message carried out: decoded (:mod:`race.wire.protocol`), handed to the race service
-or the daily challenge, and answered with what it did, an :class:`Outcome`: the replies, the
+"""One client message carried out: decoded (:mod:`race.wire.protocol`), handed to the service
+(:class:`race.service.RaceService`, whose table names each message's action, the daily
+challenge's among them), and answered with what it did, an :class:`Outcome`: the replies, the
 rooms and leaderboards its connection follows from now on or no longer, and whether it
 arrived in a room. The connection (:mod:`race.edge.connection`) only carries that out.
 
@@ -7,17 +8,18 @@ A message that reads what it will then be streamed (a ``join``, ``resume`` or ``
 reads its room's snapshot, a ``leaderboard`` its board) has its connection follow the
 room first, through :class:`Channels`, so no broadcast falls between the read and the
 stream; if the message is refused, the connection follows nothing for it. Errors become
-``error`` replies here: a refusal (:class:`ProtocolError`), the store being away, a bug.
+``error`` replies here, with the code and message of the protocol's error or of the room's
+rules' refusal (:class:`race.rooms.errors.Refused`), or for the store being away, or a bug.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from race.daily import DailyChallenge
+from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
 from race.service import RaceService, Session
 from race.service.players import board_group
@@ -58,8 +60,11 @@ class Channels(Protocol):
 
 
 class Handler:
-    def __init__(self, service: RaceService, daily: DailyChallenge | None) -> None:
-        self.service, self.daily = service, daily
+    """``today``: the daily challenge's day (its leaderboards are followed), None when the
+    server has no daily challenge."""
+
+    def __init__(self, service: RaceService, today: Callable[[], str] | None) -> None:
+        self.service, self.today = service, today
 
     async def handle(self, session: Session, raw: str | bytes, channels: Channels) -> Outcome:
         """Carry out the client's message ``raw`` for ``session``."""
@@ -76,7 +81,7 @@ class Handler:
                 if first is not None and first != session.room:  # refused: it follows nothing
                     await channels.unfollow(first)
                 raise
-        except ProtocolError as exc:
+        except (ProtocolError, Refused) as exc:
             return Outcome(replies=[p.error(exc.code, exc.message, **exc.extra)])
         except StoreUnavailable as exc:
             log.warning("store unavailable while handling a message: %s", exc)
@@ -88,8 +93,8 @@ class Handler:
 
     def _board(self, msg: p.ClientMessage) -> str | None:
         """The daily leaderboard ``msg`` reads, if it reads one."""
-        if isinstance(msg, p.Leaderboard) and self.daily is not None:
-            return board_group(msg.date or self.daily.today(), msg.difficulty)
+        if isinstance(msg, p.Leaderboard) and self.today is not None:
+            return board_group(msg.date or self.today(), msg.difficulty)
         return None
 
     def _first(self, session: Session, msg: p.ClientMessage, board: str | None) -> str | None:
@@ -104,10 +109,7 @@ class Handler:
 
     async def _carry_out(self, session: Session, msg: p.ClientMessage, board: str | None) -> Outcome:
         left = session.room  # the room a leave takes the connection out of
-        if isinstance(msg, p.Daily | p.Leaderboard) and self.daily is not None:
-            replies = await self.daily.handle(session, msg)
-        else:
-            replies = await self.service.handle(session, msg)
+        replies = await self.service.handle(session, msg)
         arrived = isinstance(msg, _ARRIVES)
         if board is not None:
             session.boards.setdefault(board, None)

@@ -1,7 +1,7 @@
 """What a shared link needs: the origin a friend's device can open, a QR code of a room's
 link, and the page's preview tags (Open Graph, Twitter card) for a chat to show.
 
-Pure functions of their inputs; ``race.app`` hands them the request's parts.
+Pure functions of their inputs; :mod:`race.edge.routes` hands them the request's parts.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Envelopes (:mod:`race.wire.envelope`) published on a room's channel (by any proc
 through :meth:`Store.messages`, are decoded once, and their news is handed to each local
 connection of that room without waiting on any of them, so one slow client never holds up
 the others: the players' text to players, the spectators' to spectators, and to every
-connection but the one the envelope skips. A ``room`` snapshot is also handed to
-``on_room`` (the service follows the room's deadlines with it). Control envelopes never
+connection but the one the envelope skips. A ``room`` snapshot's timers are also handed to
+this process's scheduler (:mod:`race.live.scheduler`), so that a room's deadlines still come
+when the process that set them has gone (a restart, a deploy). Control envelopes never
 reach clients: ``replace`` (a seat opened on another connection) and ``removed`` (a seat
 the host took away) close the seat's connections, ``resync`` (from the store: the room's
 messages may have been lost) has them resync.
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 import msgspec
 
+from race.rooms.events import Timed
 from race.store import Broadcast, StoreUnavailable
 from race.wire.envelope import Kind, decode, texts
 
@@ -47,12 +48,18 @@ class Member(Protocol):
     def resync(self) -> None: ...
 
 
+class Timekeeper(Protocol):
+    """This process's timers of the rooms' deadlines (:class:`race.live.scheduler.Scheduler`),
+    as the hub sees them."""
+
+    def want(self, event: Timed) -> None: ...
+
+
 class Hub:
-    def __init__(self, store: Broadcast, *, on_room: Callable[[str, str], None] | None = None) -> None:
+    def __init__(self, store: Broadcast, *, timers: Timekeeper | None = None) -> None:
         self.store = store
-        #: Called with every ``room`` snapshot that reaches this process (the service follows
-        #: the room's deadlines with it).
-        self.on_room = on_room
+        #: Handed the timers of every ``room`` snapshot that reaches this process.
+        self.timers = timers
         self.rooms: dict[str, set[Member]] = {}
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -129,9 +136,9 @@ class Hub:
                     if m.seat == envelope.seat:
                         m.kick(4002, "the host removed you from this room")
             case Kind.NEWS | Kind.ROOM:
+                if envelope.timers is not None and self.timers is not None:
+                    self.timers.want(Timed(room, envelope.timers))
                 players, spectators = texts(envelope)
-                if envelope.kind is Kind.ROOM and self.on_room is not None:
-                    self.on_room(room, players)
                 self._fan(members, room, players, spectators, envelope.skip)
 
     def _fan(self, members: set[Member], room: str, players: str, spectators: str, skip: str | None) -> None:

@@ -9,7 +9,8 @@ present again; that same call drops the members of a process that died without s
 (their time runs out), so a crashed server's players show as away within ``ttl`` seconds
 of its last refresh, and the next refresh of any process with members in the room tells it.
 
-Whoever arrives gets the room's ``presence`` message (:func:`race.rooms.views.presence_view`) as a
+Whoever arrives gets the room's ``presence`` message (:func:`race.rooms.views.presence_view`,
+with its ``end_from``, read from the room: :func:`race.rooms.views.with_end_from`) as a
 reply; the rest of the room gets it at once for a player's arrival or departure, and at most
 once every ``watchers_every`` seconds for the spectators' (a room with many spectators
 would otherwise send each of them a message per arrival). Each refresh also gives this
@@ -30,10 +31,11 @@ import time
 import zlib
 from collections.abc import Callable, Coroutine, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from race.rooms.views import presence_view
-from race.store import COUNTED, PresenceStore, StoreUnavailable
+from race.rooms.events import Events, PlayerBack
+from race.rooms.views import presence_view, with_end_from
+from race.store import COUNTED, Documents, PresenceStore, StoreUnavailable
 from race.wire import protocol as p
 from race.wire.envelope import encode, news, not_to
 
@@ -61,20 +63,25 @@ class Tell(StrEnum):
     ALWAYS = "always"
 
 
+class RoomPresenceStore(PresenceStore, Documents, Protocol):
+    """What presence works with: the rooms' presence records, and the rooms themselves (a
+    race's ``end_from``, a room that expired)."""
+
+
 class Presence:
     """This process's side of the rooms' presence: its connections' arrivals and departures,
     and the refresh that keeps them present."""
 
     def __init__(
         self,
-        store: PresenceStore,
+        store: RoomPresenceStore,
         *,
         ttl: float = 30.0,
         watchers_every: float = 1.0,
         clock: Callable[[], float] = time.time,
         local_deliver: Callable[[str, str], None] | None = None,
-        on_player: Callable[[str], Coroutine[Any, Any, None]] | None = None,
-        describe: Callable[[str, dict[str, Any]], Coroutine[Any, Any, bool]] | None = None,
+        events: Events | None = None,
+        host_away_ms: int | None = None,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
@@ -82,13 +89,14 @@ class Presence:
         #: Hands a message to this process's own connections of a room (the hub's fan-out):
         #: a refresh that changed nothing tells only them, each process its own.
         self.local_deliver = local_deliver
-        #: Called (in the background) with a room whenever a player's connection is added to
-        #: its presence (an arrival, or a refresh after an outage outlasted the ttl): the room
-        #: is live again.
-        self.on_player = on_player
-        #: Adds to a room's ``presence`` message what depends on the room as well (the
-        #: service's ``end_from``) before it is sent; False when the room no longer exists.
-        self.describe = describe
+        #: Told (in the background) of a :class:`PlayerBack` whenever a player's connection is
+        #: added to a room's presence (an arrival, or a refresh after an outage outlasted the
+        #: ttl): the room is live again.
+        self.events = events
+        #: How long a player must have been away before the others may end a race without
+        #: them (the ``end_from`` each ``presence`` message of a race carries, read from the
+        #: room); None: the rooms are not read (no ``end_from``, and no room expires).
+        self.host_away_ms = host_away_ms
         self.ttl = ttl
         self.watchers_every = watchers_every
         self.clock = clock  # Unix seconds, the clock the members' times are on
@@ -96,7 +104,7 @@ class Presence:
         self._locks = [asyncio.Lock() for _ in range(_LOCKS)]
         self._task: asyncio.Task[None] | None = None
         self._soon: dict[str, asyncio.TimerHandle] = {}  # rooms with a change to tell soon
-        self._telling: set[asyncio.Task[None]] = set()  # tells and on_player calls under way
+        self._telling: set[asyncio.Task[None]] = set()  # tells and PlayerBack events under way
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._refresher(), name="presence-refresh")
@@ -168,9 +176,11 @@ class Presence:
                 now = self.clock()
                 roll = await self.store.presence(room, now, here=here, gone=gone, until=now + self.ttl)
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
-            if self.describe is not None and not await self.describe(room, view) and refresh:
-                self._expired(room)
-                return None
+            if self.host_away_ms is not None:
+                docs = await self.store.read_all(room)
+                if not with_end_from(view, docs, int(self.clock() * 1000), self.host_away_ms) and refresh:
+                    self._expired(room)
+                    return None
             if tell is Tell.ALWAYS or (roll.changed and tell is Tell.NOW):
                 told = news(p.encode(view))
                 await self.store.publish(room, encode(told if skip is None else not_to(skip, told)))
@@ -178,8 +188,8 @@ class Presence:
                 self._tell_soon(room)
             elif refresh and self.local_deliver is not None:
                 self.local_deliver(room, p.encode(view))  # what a lost message would have said
-            if roll.added and self.on_player is not None:
-                self._background(self.on_player(room))
+            if roll.added and self.events is not None:
+                self._background(self.events.emit(PlayerBack(room)))
             return view
         except StoreUnavailable:
             if refresh:

@@ -19,6 +19,7 @@ is ignored and overwritten by later moves). The store keeps the history document
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from collections.abc import Sequence
 from enum import StrEnum
@@ -27,6 +28,7 @@ from typing import Any
 import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
+from race.rooms.errors import Refused
 from race.rooms.record import Record, Result, gaps_of
 from race.store.base import ASIDE
 
@@ -103,6 +105,11 @@ class Seat(msgspec.Struct, kw_only=True):
     #: The player left the room after its race was over: the seat stays in that race's
     #: results, its token opens the room no more, and the next round has no such seat.
     left: bool = False
+
+
+#: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
+META = msgspec.json.Decoder(Meta)
+SEAT = msgspec.json.Decoder(Seat)
 
 
 def last_seat(meta: Meta) -> int:
@@ -257,6 +264,55 @@ def phase(meta: Meta, now: int) -> str:
 
 def is_done(seat: Seat) -> bool:
     return seat.finished_ms is not None or seat.resigned
+
+
+FINISHED = "you have finished this race"
+
+
+def not_out(seat: Seat) -> None:
+    """Refuse a race action of a player who has finished or resigned."""
+    if seat.finished_ms is not None:
+        raise Refused("finished", FINISHED)
+    if seat.resigned:
+        raise Refused("resigned", "you resigned from this race")
+
+
+def take_move(
+    meta: Meta, seat: Seat, game: Game, action: str, now: int, *, played: bool, move_id: str | None
+) -> tuple[dict[str, str], bool]:
+    """Bring ``seat`` up to what the engine just did to its ``game`` at server time ``now``:
+    ``action``, a move's text (``played``), ``undo`` or ``restart``. A move is counted; the
+    action's id is kept (a retry of it is answered, not played again); a daily attempt's
+    clock starts at its first action (``meta.start_at``); a win takes its time; the action
+    is noted for the record and the game saved. Returns the documents to write with the
+    seat (see :func:`note_action` and :func:`save_game`), and whether the clock started."""
+    if played:
+        seat.moves += 1
+    seat.last_id = move_id
+    clock_starts = meta.start_at is None
+    if meta.start_at is None:
+        meta.start_at = now
+    if game.is_won:
+        seat.finished_ms = now - meta.start_at
+    write = note_action(seat, action, now - meta.start_at)
+    write.update(save_game(seat, game, played=played))
+    return write, clock_starts
+
+
+def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
+    """The server time from which a player who is out of the race may end it: once at most
+    one of the seats ``racing`` still counts, that is, is here or went less than ``away_ms``
+    ago (a reload, a dropped connection); ``None`` while two of them are here.
+
+    >>> end_from(["s1", "s2", "s3"], {"s1"}, {"s2": 1000, "s3": 4000}, 15000)
+    19000
+    >>> end_from(["s1", "s2"], {"s1", "s2"}, {}, 15000) is None, end_from(["s1"], {"s1"}, {}, 15000)
+    (True, 0)
+    """
+    until = sorted(math.inf if sid in here else since.get(sid, 0) + away_ms for sid in racing)
+    if len(until) < 2:
+        return 0
+    return None if until[-2] == math.inf else int(until[-2])
 
 
 _CARD_TEXT = tuple(str(c) for c in CARDS)

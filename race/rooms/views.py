@@ -22,13 +22,11 @@ import msgspec
 from race.engine import Game
 from race.rooms import tutorial
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms.model import Kind, Meta, Seat, board, is_done, phase, progress, ranking, seat_key
+from race.rooms.model import META, SEAT, Kind, Meta, Seat, board, end_from, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
 from race.wire import envelope
-from race.wire.envelope import Envelope
+from race.wire.envelope import Envelope, Timers
 
-META = msgspec.json.Decoder(Meta)
-SEAT = msgspec.json.Decoder(Seat)
 Shown = tuple[dict[str, Any], dict[str, Any]]
 HIDDEN = "??"  # a card not shown yet (before the start)
 SECRET = ("lobby", "countdown")  # the phases in which every board is hidden
@@ -167,18 +165,33 @@ def opening(meta: Meta) -> dict[str, Any]:
     return {"board": board(game), "legal_moves": [str(m) for m in game.legal_moves()]}
 
 
+def timers(meta: Meta, now: int) -> Timers:
+    """The room's timed events at server time ``now``: during the countdown the start to
+    announce, during the race (and its countdown) the end of its time limit, if it has one;
+    none once it is over or back in its lobby (``moot``)."""
+    ph = phase(meta, now)
+    if ph in ("over", "lobby"):
+        return Timers(moot=True)
+    if meta.start_at is None:  # a daily attempt before its first move: no clock yet
+        return Timers()
+    start = meta.start_at if ph == "countdown" else None
+    end = meta.start_at + meta.time_limit * 1000 if meta.time_limit is not None else None
+    return Timers(start, end)
+
+
 def room_message(docs: dict[str, Doc], now: int) -> Envelope:
-    """The ``room`` broadcast of the room at ``now``: each of players and spectators gets
-    its own snapshot when they differ. While a race runs, the players' carries the
-    ``opening``, so that a player still without a move has its board at once at the start."""
+    """The ``room`` broadcast of the room at ``now``, with its :func:`timers`: each of
+    players and spectators gets its own snapshot when they differ. While a race runs, the
+    players' carries the ``opening``, so that a player still without a move has its board at
+    once at the start."""
     players: dict[str, Any] = {"type": "room", "room": room_view(docs, now)}
     meta = META.decode(docs["meta"].data)
     ph = phase(meta, now)
     if ph in SECRET or boards_shown(meta, ph, spectator=False) == boards_shown(meta, ph, spectator=True):
-        return envelope.news(_enc.encode(players), kind=envelope.Kind.ROOM)
+        return envelope.snapshot(_enc.encode(players), None, timers(meta, now))
     players["opening"] = opening(meta)
     spectators = {"type": "room", "room": room_view(docs, now, spectator=True)}
-    return envelope.news(_enc.encode(players), _enc.encode(spectators), kind=envelope.Kind.ROOM)
+    return envelope.snapshot(_enc.encode(players), _enc.encode(spectators), timers(meta, now))
 
 
 def presence_view(
@@ -194,3 +207,17 @@ def presence_view(
     here = sorted({m.partition(" ")[0] for m in listed}, key=lambda s: (len(s), s))
     away = {seat: round(at * 1000) for seat, at in gone_at}
     return {"type": "presence", "version": version, "here": here, "watching": watching, "away_since": away}
+
+
+def with_end_from(view: dict[str, Any], docs: dict[str, Doc], now: int, away_ms: int) -> bool:
+    """Add to a room's ``presence`` message (:func:`presence_view`) its ``end_from``: from
+    when a player out of its race may end it (:func:`race.rooms.model.end_from`), ``None``
+    outside a race; ``docs`` are the room's documents at server time ``now``. False when
+    there is no such room (it expired, unused for the store's ttl)."""
+    meta = META.decode(docs["meta"].data) if "meta" in docs else None
+    if meta is None or phase(meta, now) not in ("racing", "countdown"):
+        view["end_from"] = None
+        return meta is not None
+    racing = [sid for sid in meta.seats if not is_done(SEAT.decode(docs[seat_key(sid)].data))]
+    view["end_from"] = end_from(racing, set(view["here"]), view["away_since"], away_ms)
+    return True

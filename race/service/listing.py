@@ -1,5 +1,6 @@
-"""The home page's live list of rooms, and what a visitor may know of a room before taking a
-seat. Part of the service (:class:`race.service.base.ServiceBase` is built on it)."""
+"""The home page's live list of rooms (:class:`Listings`), and what a visitor may know of a
+room before taking a seat. The rooms' events put a room on the list or take it off (see
+:mod:`race.rooms.events`); ``GET /api/rooms`` reads it."""
 
 from __future__ import annotations
 
@@ -7,28 +8,34 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from race.rooms.model import MAX_PLAYERS, Kind, Meta, phase, seat_key
-from race.rooms.views import META, SEAT, presence_view, shown_deal
-from race.store import RoomStore, StoreUnavailable
+from race.rooms.events import Event, Listed
+from race.rooms.model import MAX_PLAYERS, META, SEAT, Kind, Meta, phase, seat_key
+from race.rooms.views import presence_view, shown_deal
+from race.store import Documents, Presences, StoreUnavailable
+from race.store import Listings as StoreListings
 
 log = logging.getLogger("race.service")
 LISTING = "rooms"
 DAILY_LISTED_S = 1800  # a daily attempt is one player's few minutes: an abandoned one leaves the list
 
 
+class ListingStore(Documents, Presences, StoreListings, Protocol):
+    """What the live list works with."""
+
+
 class Listings:
     """The live list of rooms (listed rooms in play with someone here) and room look-ups."""
 
-    store: RoomStore
-    clock: Callable[[], int]
-    # live_rooms' last reading (when it began, the list's generation then, its limit, the
-    # rooms) and the reading under way: a change of the list by this process bumps the
-    # generation, and an answer from an older one is not used again.
-    _listing_gen: int
-    _live: tuple[float, int, int, list[dict[str, Any]]] | None
-    _scan: tuple[int, int, float, asyncio.Task[list[dict[str, Any]]]] | None
+    def __init__(self, store: ListingStore, *, clock: Callable[[], int]) -> None:
+        self.store, self.clock = store, clock
+        # live_rooms' last reading (when it began, the list's generation then, its limit,
+        # the rooms) and the reading under way: a change of the list by this process bumps
+        # the generation, and an answer from an older one is not used again.
+        self._listing_gen = 0
+        self._live: tuple[float, int, int, list[dict[str, Any]]] | None = None
+        self._scan: tuple[int, int, float, asyncio.Task[list[dict[str, Any]]]] | None = None
 
     async def live_rooms(self, limit: int = 50, *, max_age: float = 0) -> list[dict[str, Any]]:
         """Listed rooms in the lobby, the countdown or racing with a player connected, for
@@ -101,7 +108,7 @@ class Listings:
             if roll.version:  # not a room whose creator is still on the way in
                 await self._unlist(code, reading=True)
                 if (await self.store.presence(code, self.clock() / 1000)).listed:
-                    await self.list_room(meta)  # a player came in meanwhile (and relisted first)
+                    await self._list(meta)  # a player came in meanwhile (and relisted first)
             return None
         return {
             "code": code,
@@ -115,27 +122,37 @@ class Listings:
             "watching": roll.counted,
         }
 
+    async def list(self, event: Listed) -> None:
+        """A room made or dealt again: on the live list, if it is a listed one."""
+        await self._list(event.meta)
+
+    async def unlist(self, event: Event) -> None:
+        """Take the event's room off the live list (nobody is left to race, or its race is
+        over)."""
+        await self._unlist(event.room)
+
     async def _unlist(self, code: str, *, reading: bool = False) -> None:
         """Take a room off the live list (``reading``: by the reading of it, which leaves it
         out of its answer, so that answer stays good)."""
         if await self.store.list_remove(LISTING, code) and not reading:
             self._listing_gen += 1
 
-    async def relist(self, code: str) -> None:
+    async def relist(self, event: Event) -> None:
         """Put a room back on the live list when a player arrives in it (it is taken off
         when everyone has gone): best effort, like all listing."""
+        code = event.room
         try:
             (doc,) = await self.store.read(code, ["meta"])
             if doc is not None:
                 meta = META.decode(doc.data)
                 if phase(meta, self.clock()) != "over":
-                    await self.list_room(meta)
+                    await self._list(meta)
         except StoreUnavailable:
             log.warning("room %s: store unavailable; not listed again", code)
         except Exception:  # best effort: a failover's read-only replica must not close anyone
             log.exception("room %s: could not list the room again", code)
 
-    async def list_room(self, meta: Meta) -> None:
+    async def _list(self, meta: Meta) -> None:
         """Show a listed room on the home page's live list: a convenience, so a store that
         fails here fails nothing else (the room just stays off the list)."""
         if meta.listed:

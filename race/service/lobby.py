@@ -1,13 +1,20 @@
-"""A room's lobby: getting ready, the start, leaving or being removed, and the next round."""
+"""A room's lobby (:class:`Lobby`): getting ready, the start and its announcement once the
+countdown is over, leaving or being removed, and the next round."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from race.engine import Game
+from race.rooms.errors import Refused
+from race.rooms.events import Event, Listed, Timed, Unlisted
 from race.rooms.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
 from race.rooms.model import (
     MAX_PLAYERS,
+    META,
+    SEAT,
     Kind,
     Meta,
     Seat,
@@ -19,27 +26,37 @@ from race.rooms.model import (
     seat_key,
 )
 from race.rooms.record import decode as decode_record
-from race.rooms.views import META, SEAT, room_message
-from race.service.base import Here, ServiceBase, Session, log
+from race.rooms.views import room_message, timers
 from race.service.recording import room_listing
-from race.service.repo import Change, Room, conflict, dump, gone, transact
-from race.store import Doc
-from race.wire.envelope import encode, removed
-from race.wire.protocol import ProtocolError
+from race.service.repo import Change, Here, Room, Rooms, conflict, dump, gone
+from race.service.session import Session
+from race.store import Doc, Records
+from race.wire import protocol as p
+from race.wire.envelope import removed
+
+log = logging.getLogger("race.service")
+ANNOUNCED = "announced"  # a room's document: the start_at whose start has been announced
 
 
-class LobbyActions(ServiceBase):
+class Lobby:
     """The lobby before a race, and after it: ready, start, leave, remove, rematch."""
 
-    # -- the lobby -----------------------------------------------------------------
+    def __init__(
+        self, rooms: Rooms, records: Records, *, clock: Callable[[], int], countdown_ms: int, host_away_ms: int
+    ) -> None:
+        self.rooms, self.records, self.clock = rooms, records, clock
+        #: From the start (all ready, or the host's ``start``) to the race.
+        self.countdown_ms = countdown_ms
+        #: How long a host must have been away before a player here may act as host.
+        self.host_away_ms = host_away_ms
 
-    async def ready(self, session: Session, ready: bool) -> list[dict[str, Any]]:
-        sid = session.seat
+    async def ready(self, session: Session, msg: p.Ready) -> list[dict[str, Any]]:
+        sid, ready = session.seat, msg.ready
         assert sid is not None
 
         def change(meta: Meta, now: int) -> None:
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "the race has already started")
+                raise Refused("already_started", "the race has already started")
             if ready and sid not in meta.ready:
                 meta.ready.append(sid)
             if not ready and sid in meta.ready:
@@ -50,14 +67,14 @@ class LobbyActions(ServiceBase):
         await self._change_meta(session, change)
         return []
 
-    async def start(self, session: Session) -> list[dict[str, Any]]:
+    async def start(self, session: Session, msg: p.Start) -> list[dict[str, Any]]:
         assert session.room is not None and session.seat is not None
         here = await self._seats_here(session.room, session.seat)
 
         def change(meta: Meta, now: int) -> None:
             _act_as_host(meta, session.seat or "", here, now, "only the host can start the race", self.host_away_ms)
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "the race has already started")
+                raise Refused("already_started", "the race has already started")
             self._begin(meta, now)
 
         await self._change_meta(session, change)
@@ -67,12 +84,12 @@ class LobbyActions(ServiceBase):
         """For ``seat``'s host-only message: ``None`` if it is the host or if nobody's
         presence is known yet, else the seats with a connection open, and since when
         (server ms) each of those that went is away."""
-        (doc,) = await self.store.read(code, ["meta"])
-        if doc is None or META.decode(doc.data).host == seat:
+        room = await self.rooms.load(code, ())
+        if room is None or room.meta.host == seat:
             return None
-        return await self._here(code)
+        return await self.rooms.here(code, self.clock())
 
-    async def leave(self, session: Session) -> list[dict[str, Any]]:
+    async def leave(self, session: Session, msg: p.Leave) -> list[dict[str, Any]]:
         """Give up one's seat in the lobby, or leave once the race is over (the seat stays in
         that race's results, out of the next round); the connection is then in no room. A
         retry (the first reply was lost) finds the seat already given up, and is answered
@@ -84,17 +101,18 @@ class LobbyActions(ServiceBase):
         session.memo.forget()
         return [{"type": "left"}]
 
-    async def remove(self, session: Session, sid: str) -> list[dict[str, Any]]:
+    async def remove(self, session: Session, msg: p.Remove) -> list[dict[str, Any]]:
         """The host takes another player's seat away in the lobby; that player's connections
         are closed (code 4002) and its token no longer opens the room. A retry closes them
         again (seat ids are never reused, so it can only reach that player)."""
         assert session.room is not None and session.seat is not None
+        sid = msg.seat
         if sid == session.seat:
-            raise ProtocolError("bad_seat", "to give up your own seat, send leave")
+            raise Refused("bad_seat", "to give up your own seat, send leave")
         here = await self._seats_here(session.room, session.seat)
         if await self._unseat(session.room, sid, host=session.seat, here=here):
             log.info("room %s: %s removed by the host", session.room, sid)
-        await self.store.publish(session.room, encode(removed(sid)))
+        await self.rooms.publish(session.room, removed(sid))
         return []
 
     async def _unseat(self, code: str, sid: str, *, host: str | None, here: Here | None = None) -> bool:
@@ -104,7 +122,7 @@ class LobbyActions(ServiceBase):
         are all ready starts, as when the last of them says ready. False when the seat had
         already been given up."""
 
-        def action(room: Room) -> Change[dict[str, Doc]]:
+        def action(room: Room) -> Change[bool]:
             meta, docs = room.meta, room.docs
             now = self.clock()
             if host is not None:
@@ -114,11 +132,11 @@ class LobbyActions(ServiceBase):
             if sid not in meta.seats:
                 if int(sid[1:]) <= last_seat(meta):
                     return Change()  # given up already (this is a retry)
-                raise ProtocolError("bad_seat", f"there is no player {sid!r} in this room")
+                raise Refused("bad_seat", f"there is no player {sid!r} in this room")
             if host is None and phase(meta, now) == "over":
                 return _left_after_the_race(room, sid, now)
             if phase(meta, now) != "lobby":
-                raise ProtocolError("already_started", "seats are given up only in the lobby")
+                raise Refused("already_started", "seats are given up only in the lobby")
             meta.last_seat = last_seat(meta)
             meta.seats.remove(sid)
             if sid in meta.ready:
@@ -132,37 +150,34 @@ class LobbyActions(ServiceBase):
             after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
             after["meta"] = Doc(room.version + 1, write["meta"])
             publish = room_message(after, now)
-            return Change(expect={"meta": room.version}, write=write, publish=publish, value=after)
+            events: tuple[Event, ...] = (Timed(code, timers(meta, now)),)
+            if not meta.seats:  # nobody left to race: off the live list
+                events += (Unlisted(code),)
+            return Change(expect={"meta": room.version}, write=write, publish=publish, value=True, events=events)
 
-        after = await transact(self.store, code, action)
-        if after is None:
-            return False
-        self._schedule(after)
-        if not META.decode(after["meta"].data).seats:  # nobody left to race: off the live list
-            await self._unlist(code)
-        return True
+        unseated = await self.rooms.transact(code, action)
+        return bool(unseated)
 
     def _begin(self, meta: Meta, now: int) -> None:
         meta.status = Status.STARTED
         meta.start_at = now + self.countdown_ms
         meta.ready = []
 
-    async def rematch(self, session: Session, deal: int | None, *, ghosts: bool = False) -> list[dict[str, Any]]:
+    async def rematch(self, session: Session, msg: p.Rematch) -> list[dict[str, Any]]:
+        deal, ghosts = msg.deal, msg.ghosts
         new_deal: int | str = deal if deal is not None else random_deal()
         ghosts_doc = ""
         if ghosts:
             if deal is not None:
-                raise ProtocolError(
-                    "bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out"
-                )
+                raise Refused("bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out")
             new_deal, round_ghosts = await self._round_ghosts(session)
             ghosts_doc = encode_ghosts(round_ghosts)
 
         def change(meta: Meta, now: int) -> None:
             if meta.kind is not Kind.RACE:
-                raise ProtocolError("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
+                raise Refused("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
             if phase(meta, now) != "over":
-                raise ProtocolError("not_over", "a rematch can start only when the race is over")
+                raise Refused("not_over", "a rematch can start only when the race is over")
             if ghosts and meta.deal != new_deal:
                 raise conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
@@ -177,40 +192,112 @@ class LobbyActions(ServiceBase):
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
 
-        meta = await self._change_meta(session, change, reset, ghosts_doc)
-        await self.list_room(meta)
+        await self._change_meta(session, change, reset, ghosts_doc, listed=True)
         return []
 
     async def _round_ghosts(self, session: Session) -> tuple[int | str, list[Ghost]]:
         """The deal of the room's round just over and its players' games, as ghosts."""
         assert session.room is not None
-        docs = await self._room(session.room)
+        docs = await self.rooms.read(session.room)
         meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) != "over":
-            raise ProtocolError("not_over", "a rematch can start only when the race is over")
+            raise Refused("not_over", "a rematch can start only when the race is over")
         records = []
-        for rid in await self.store.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
-            data = await self.store.record_get(rid)
+        for rid in await self.records.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
+            data = await self.records.record_get(rid)
             if data is not None and (record := decode_record(data)).round == meta.round:
                 records.append(record)
         if not records:
-            raise ProtocolError("no_ghosts", "this round's games are not on the record yet; try again in a moment")
+            raise Refused("no_ghosts", "this round's games are not on the record yet; try again in a moment")
         records.sort(key=lambda r: (len(r.seat), r.seat))
         try:
             deal, _, round_ghosts = ghosts_of(records[:MAX_GHOSTS])
         except GhostError as exc:
-            raise ProtocolError("bad_ghosts", str(exc)) from None
+            raise Refused("bad_ghosts", str(exc)) from None
         return deal, round_ghosts
 
+    async def announce(self, code: str) -> None:
+        """Tell everyone the race has begun (its countdown is over): once, whichever of the
+        processes that scheduled it gets there first, and not for a race already over."""
 
-def _left_after_the_race(room: Room, sid: str, now: int) -> Change[dict[str, Doc]]:
+        def action(room: Room) -> Change[None]:
+            now = self.clock()
+            marker = room.doc(ANNOUNCED)
+            if phase(room.meta, now) != "racing" or (marker is not None and marker.data == str(room.meta.start_at)):
+                return Change()
+            return Change(
+                expect={"meta": room.version, ANNOUNCED: marker.version if marker else 0},
+                write={ANNOUNCED: str(room.meta.start_at)},
+                publish=room_message(room.docs, now),
+            )
+
+        await self.rooms.transact(code, action, missing_ok=True)
+
+    async def _change_meta(
+        self,
+        session: Session,
+        change: Callable[[Meta, int], None],
+        reset: Callable[[Meta, Seat], None] | None = None,
+        ghosts: str = "",
+        *,
+        listed: bool = False,
+    ) -> None:
+        """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
+        seat, for a new round: its ghosts document is ``ghosts``, none when empty) and
+        commit, publishing the snapshot at that same instant; retried on concurrent changes.
+        ``listed``: the room goes on the live list again (a new round)."""
+        assert session.room is not None
+        code = session.room
+
+        def action(room: Room) -> Change[None]:
+            meta, docs = room.meta, room.docs
+            if session.seat is not None and session.seat not in meta.seats:
+                raise gone()
+            now = self.clock()
+            change(meta, now)
+            write: dict[str, str] = {}
+            expect = {"meta": room.version}
+            after = dict(docs)
+            if reset is not None:
+                for sid in list(meta.seats):
+                    key = seat_key(sid)
+                    seat = SEAT.decode(docs[key].data)
+                    if seat.left:  # left after the last race: no seat in this round
+                        meta.last_seat = max(meta.last_seat, *(int(s[1:]) for s in meta.seats))
+                        meta.seats.remove(sid)
+                        write[key], expect[key] = "", docs[key].version
+                        del after[key]
+                        continue
+                    reset(meta, seat)
+                    write[key] = dump(seat)
+                    expect[key] = docs[key].version
+                    after[key] = Doc(docs[key].version + 1, write[key])
+                if "ghosts" in docs or ghosts:
+                    write["ghosts"] = ghosts  # ("" deletes it)
+                    expect["ghosts"] = docs["ghosts"].version if "ghosts" in docs else 0
+                    if ghosts:
+                        after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
+                    else:
+                        del after["ghosts"]
+            write["meta"] = dump(meta)
+            after["meta"] = Doc(room.version + 1, write["meta"])
+            publish = room_message(after, now)
+            events: tuple[Event, ...] = (Timed(code, timers(meta, now)),)
+            if listed:
+                events += (Listed(code, meta),)
+            return Change(expect=expect, write=write, publish=publish, events=events)
+
+        await self.rooms.transact(code, action)
+
+
+def _left_after_the_race(room: Room, sid: str, now: int) -> Change[bool]:
     """Seat ``sid`` leaves a room whose race is over: marked ``left`` (kept in the results),
     its tokens deleted, the host's role passed on to a player still here."""
     meta, docs = room.meta, room.docs
     key = seat_key(sid)
     seat = SEAT.decode(docs[key].data)
     if seat.left:
-        return Change()  # left already (this is a retry)
+        return Change(value=False)  # left already (this is a retry)
     seat.left = True
     write = {key: dump(seat)}
     write.update((name, "") for name, doc in docs.items() if name.startswith("t:") and doc.data == sid)
@@ -223,7 +310,13 @@ def _left_after_the_race(room: Room, sid: str, now: int) -> Change[dict[str, Doc
     after[key] = Doc(docs[key].version + 1, write[key])
     if "meta" in write:
         after["meta"] = Doc(room.version + 1, write["meta"])
-    return Change(expect=expect, write=write, publish=room_message(after, now), value=after)
+    return Change(
+        expect=expect,
+        write=write,
+        publish=room_message(after, now),
+        value=True,
+        events=(Timed(room.code, timers(meta, now)),),
+    )
 
 
 def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: str, away_ms: int) -> None:
@@ -234,10 +327,8 @@ def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: st
         return
     seats, since = here or (set(), {})
     if here is None or meta.host in seats or seat not in seats:
-        raise ProtocolError("not_host", f"{refusal} (or any player here while the host is away)")
+        raise Refused("not_host", f"{refusal} (or any player here while the host is away)")
     wait = since.get(meta.host, 0) + away_ms - now
     if wait > 0:
-        raise ProtocolError(
-            "not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s"
-        )
+        raise Refused("not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s")
     meta.host = seat

@@ -1,4 +1,5 @@
-"""Games put on the record when their race is over (see :mod:`race.rooms.record`)."""
+"""Games put on the record when their race is over (:class:`Recording`, see
+:mod:`race.rooms.record`), and the solver's line of a race's deal looked for."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Protocol
 import msgspec
 
 from race.engine import Game
-from race.rooms.model import Meta, Seat, acts_keys, ranking, record_of
+from race.rooms.events import RaceOver
+from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import RecordError, check, encode, new_id
+from race.service.solver_lines import SolverLines
 from race.store import Documents, Records
 
 log = logging.getLogger("race.service")
@@ -54,3 +57,22 @@ async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tu
         )
         lists = [room_listing(code)] + ([device_listing(seat.device)] if seat.device else [])
         await store.record_put(rec.id, encode(rec).decode(), ttl, lists)
+
+
+class Recording:
+    """A race over put on the record: every game of it kept for ``ttl`` seconds (a daily
+    attempt's for ``daily_ttl``, as long as its day's leaderboard), a tutorial's never; and
+    the solver's line of a race's deal looked for, off the request path."""
+
+    def __init__(self, store: RecordStore, solver_lines: SolverLines | None, *, ttl: int, daily_ttl: int) -> None:
+        self.store, self.solver_lines = store, solver_lines
+        self.ttl, self.daily_ttl = ttl, daily_ttl
+
+    async def keep(self, event: RaceOver) -> None:
+        meta = event.meta
+        if meta.kind is Kind.TUTORIAL:
+            return  # a lesson, not a game: never on the record
+        ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
+        await keep_records(self.store, event.room, meta, event.seats, ttl)
+        if self.solver_lines is not None and meta.kind is Kind.RACE:
+            self.solver_lines.look_for(meta.deal, meta.difficulty)

@@ -2,18 +2,21 @@
 encoded once by whoever publishes (the service, presence, the daily challenge; the store's
 :data:`RESYNC`) and decoded once in each process by the hub (:mod:`race.live.hub`). Pure.
 
-An envelope is a JSON array, ``[kind, skip, body, spectators, seat]``. Its ``kind`` says
+An envelope is a JSON array, ``[kind, skip, body, spectators, seat, timers]``. Its ``kind`` says
 what it is (:class:`Kind`): news for the room's clients (``body``, the players' text, and
 ``spectators``, theirs when it differs: during a race the players see each other's progress,
 the spectators the boards too), with ``skip`` the one connection it is not for (a mover,
 whose own reply already says the same); or a control message between processes, which never
 reaches a client. The texts for clients are embedded as they are (``msgspec.Raw``), so each
-is written once and handed on unchanged. A text that is not an array (a bare JSON object, as
-a tool or a test may publish) is news for everyone.
+is written once and handed on unchanged. A ``room`` snapshot also carries the room's
+:class:`Timers`, which every process that gets it keeps (:mod:`race.live.scheduler`), so that
+they still come when the process that published it has gone. A text that is not an array
+(a bare JSON object, as a tool or a test may publish) is news for everyone. Fields are only
+ever added at the end: a process of the version before ignores those it does not know.
 
 >>> text = encode(not_to("c1", news('{"type":"player"}')))
 >>> text
-'["news","c1",{"type":"player"},null,null]'
+'["news","c1",{"type":"player"},null,null,null]'
 >>> envelope = decode(text)
 >>> envelope.skip, texts(envelope)
 ('c1', ('{"type":"player"}', '{"type":"player"}'))
@@ -32,13 +35,23 @@ class Kind(StrEnum):
     """What an envelope carries."""
 
     NEWS = "news"  # for the room's clients
-    ROOM = "room"  # a ``room`` snapshot for the clients; the service follows its deadlines too
+    ROOM = "room"  # a ``room`` snapshot for the clients, with the room's timers
     RESYNC = "resync"  # (from the store) the room's messages may have been lost: its clients resync
     REPLACE = "replace"  # ``seat`` was opened on connection ``skip``: the seat's other connections close
     REMOVED = "removed"  # the host took ``seat`` away: its connections close
 
 
 _NULL = msgspec.Raw(b"null")
+
+
+class Timers(msgspec.Struct, array_like=True, frozen=True):
+    """A room's timed events as they stand (server ms): the start of its race to announce
+    once its countdown is over, and the end of its time limit; or ``moot``: none is due any
+    more (its race is over, or a new round waits in its lobby)."""
+
+    start: int | None = None
+    end: int | None = None
+    moot: bool = False
 
 
 class Envelope(msgspec.Struct, array_like=True, frozen=True):
@@ -51,6 +64,8 @@ class Envelope(msgspec.Struct, array_like=True, frozen=True):
     spectators: msgspec.Raw = _NULL
     #: The seat a ``replace`` or ``removed`` is about.
     seat: str | None = None
+    #: A ``room`` snapshot's timers.
+    timers: Timers | None = None
 
 
 _encoder = msgspec.json.Encoder()
@@ -62,12 +77,19 @@ def _raw(text: str | bytes) -> msgspec.Raw:
     return msgspec.Raw(text.encode() if isinstance(text, str) else text)
 
 
-def news(players: str | bytes, spectators: str | bytes | None = None, *, kind: Kind = Kind.NEWS) -> Envelope:
+def news(players: str | bytes, spectators: str | bytes | None = None) -> Envelope:
     """``players`` for the room's players and ``spectators`` for its spectators (``players``
     for all when it is ``None`` or the same)."""
     if spectators is None or spectators == players:
-        return Envelope(kind, body=_raw(players))
-    return Envelope(kind, body=_raw(players), spectators=_raw(spectators))
+        return Envelope(Kind.NEWS, body=_raw(players))
+    return Envelope(Kind.NEWS, body=_raw(players), spectators=_raw(spectators))
+
+
+def snapshot(players: str | bytes, spectators: str | bytes | None, timers: Timers) -> Envelope:
+    """A ``room`` snapshot: ``players`` and ``spectators`` as :func:`news` has them, and the
+    room's ``timers``."""
+    shown = news(players, spectators)
+    return Envelope(Kind.ROOM, body=shown.body, spectators=shown.spectators, timers=timers)
 
 
 def not_to(conn_id: str, envelope: Envelope) -> Envelope:

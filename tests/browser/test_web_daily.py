@@ -387,7 +387,7 @@ class InProcess:
             }
         )
         app = create_app(settings)
-        app.state.daily.clock = calendar
+        app.state.parts.results.clock = calendar  # the days of the daily challenge
         # Listening before the thread starts: a page may connect at once (it waits its turn).
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))

@@ -17,6 +17,7 @@ from race.service import RaceService, Session
 from race.store import Store
 from race.wire import protocol as p
 from tests.server.test_daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock
+from tests.support.services import wired
 
 RULES = Pace()  # the defaults a server has
 
@@ -27,42 +28,54 @@ def pool() -> Any:
         yield ex
 
 
-def challenge(store: Store, clock: Clock, pool: Executor) -> DailyChallenge:
-    service = RaceService(
-        store, clock=clock, countdown_ms=0, on_daily_finish=lambda meta, seat: daily.record(meta, seat)
+def challenge(store: Store, clock: Clock, pool: Executor) -> tuple[DailyChallenge, RaceService]:
+    parts = wired(
+        store,
+        clock,
+        executor=pool,
+        countdown_seconds=0,
+        daily_node_limit=NODE_LIMIT,
+        daily_secret=SECRET,
+        daily_pace=RULES,
     )
-    daily = DailyChallenge(store, service, clock=clock, node_limit=NODE_LIMIT, executor=pool, secret=SECRET, pace=RULES)
-    return daily
+    return parts.daily, parts.service
 
 
-async def play(daily: DailyChallenge, clock: Clock, name: str, line: list[str], gaps: Iterable[int]) -> dict[str, Any]:
+async def play(
+    daily: DailyChallenge,
+    service: RaceService,
+    clock: Clock,
+    name: str,
+    line: list[str],
+    gaps: Iterable[int],
+) -> dict[str, Any]:
     """A new player's attempt: the line, each move ``gaps`` ms after the one before (the
     clock starts at the first); the reply to the last move."""
     session = Session(f"conn-{name}")
-    (joined,) = await daily.handle(session, p.Daily(name=name, difficulty=DIFFICULTY))
+    (joined,) = await daily.start(session, p.Daily(name=name, difficulty=DIFFICULTY))
     state = joined["state"]
     for move, gap in zip(line, itertools.chain([0], gaps), strict=False):
         clock.now += gap
-        (state,) = await daily.service.handle(session, p.Play(move=move, version=state["version"]))
+        (state,) = await service.handle(session, p.Play(move=move, version=state["version"]))
     assert state["won"], "the line wins"
     return {"token": joined["token"], "state": state, "session": session}
 
 
 async def test_bots_are_unverified_and_a_person_is_ranked(store: Store, pool: Executor) -> None:
     clock = Clock("2001-10-10T09:00:00")
-    daily = challenge(store, clock, pool)
+    daily, service = challenge(store, clock, pool)
     line = (await daily.deal("2001-10-10", DIFFICULTY))["line"]
     assert len(line) > 2 * RULES.run
 
     # At the rate limit: a burst of 40 at once, then one every 50 ms.
-    bot = await play(daily, clock, "Bot", line, itertools.chain([0] * 39, itertools.repeat(50)))
+    bot = await play(daily, service, clock, "Bot", line, itertools.chain([0] * 39, itertools.repeat(50)))
     # Near the thresholds: a steady 240 ms, with a long pause every 12 moves (well past the floor).
     near = itertools.cycle([240] * 11 + [6_000])
-    sly = await play(daily, clock, "Sly", line, near)
+    sly = await play(daily, service, clock, "Sly", line, near)
     assert sly["state"]["finished_ms"] > RULES.floor_ms[DIFFICULTY]
     # A person: quick taps as cards go home in a row, longer looks before a plan.
     person = itertools.cycle([450, 380, 520, 900, 2_400])
-    ann = await play(daily, clock, "Ann", line, person)
+    ann = await play(daily, service, clock, "Ann", line, person)
 
     board = await daily.leaderboard(DIFFICULTY, "2001-10-10", 10, bot["token"])
     assert [(e["rank"], e["name"]) for e in board["entries"]] == [(1, "Ann")]
@@ -76,21 +89,21 @@ async def test_bots_are_unverified_and_a_person_is_ranked(store: Store, pool: Ex
 
     # An unverified result is the player's attempt of the day: no ranked second one.
     session = Session("conn-Bot-again")
-    (again,) = await daily.handle(session, p.Daily(name="Bot", difficulty=DIFFICULTY, token=bot["token"]))
+    (again,) = await daily.start(session, p.Daily(name="Bot", difficulty=DIFFICULTY, token=bot["token"]))
     assert again["daily"]["ranked"] is False
     state = again["state"]
     for move, gap in zip(line, itertools.chain([0], person), strict=False):
         clock.now += gap
-        (state,) = await daily.service.handle(session, p.Play(move=move, version=state["version"]))
+        (state,) = await service.handle(session, p.Play(move=move, version=state["version"]))
     after = await daily.leaderboard(DIFFICULTY, "2001-10-10", 10, bot["token"])
     assert [e["name"] for e in after["entries"]] == ["Ann"] and after["me"] == board["me"]
 
 
 async def test_a_fast_steady_bot_is_stopped_by_the_floor(store: Store, pool: Executor) -> None:
     clock = Clock("2001-10-11T09:00:00")
-    daily = challenge(store, clock, pool)
+    daily, service = challenge(store, clock, pool)
     line = (await daily.deal("2001-10-11", DIFFICULTY))["line"]
-    fast = await play(daily, clock, "Steady", line, itertools.repeat(300))
+    fast = await play(daily, service, clock, "Steady", line, itertools.repeat(300))
     assert fast["state"]["finished_ms"] < RULES.floor_ms[DIFFICULTY]
     board = await daily.leaderboard(DIFFICULTY, "2001-10-11", 10, None)
     assert board["entries"] == []

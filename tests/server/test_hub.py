@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 from race.live.hub import Hub
 from race.live.scheduler import Scheduler
-from race.service import RaceService, Session
-from race.service.base import now_ms
+from race.service import RaceService, Session, now_ms
 from race.store import RESYNC, Store, open_store
 from race.store.memory import MemoryStore
 from race.wire import protocol as p
+from tests.support.services import wired
 
 
 class Member:
@@ -44,15 +44,18 @@ class Spectator(Member):
             self.over.set()
 
 
-async def wired(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService, Scheduler]:
-    """A hub, a scheduler and a service wired as the app wires them, the hub started."""
-    scheduler = Scheduler(clock=clock)
-    hub = Hub(store, on_room=lambda code, message: service.follow(code, message))
-    service = RaceService(
-        store, clock=clock, countdown_ms=0, on_deadline=scheduler.schedule, on_moot=scheduler.unschedule
-    )
-    await hub.start()
-    return hub, service, scheduler
+RUNNING: set[asyncio.Task[None]] = set()  # the schedulers at work (each ends when stopped)
+
+
+async def started(store: Store, clock: Callable[[], int] = now_ms) -> tuple[Hub, RaceService, Scheduler]:
+    """A hub, a scheduler and a service wired as the app wires them, the hub and the
+    scheduler at work."""
+    parts = wired(store, clock, countdown_seconds=0)
+    await parts.hub.start()
+    ticking = asyncio.create_task(parts.scheduler.run(parts.deadlines))
+    RUNNING.add(ticking)
+    ticking.add_done_callback(RUNNING.discard)
+    return parts.hub, parts.service, parts.scheduler
 
 
 async def test_a_room_whose_messages_may_be_lost_resyncs_and_only_that_room() -> None:
@@ -88,7 +91,7 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
     for clock in clocks:
         store = open_store(redis_url, ttl=3600)
         await store.connect()
-        processes.append((store, *await wired(store, clock)))
+        processes.append((store, *await started(store, clock)))
     (_, hub_a, a, timers_a), (_, hub_b, b, _) = processes
     try:
         ann, bob = Session("c1"), Session("c2")
@@ -113,7 +116,7 @@ async def test_a_time_limit_ends_the_race_when_the_process_that_started_it_is_go
 async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> None:
     """Wired as the app wires them: the race's time-limit timer goes with the race, instead
     of being kept (with its room) until the time limit would have passed."""
-    hub, service, scheduler = await wired(MemoryStore(ttl=60))
+    hub, service, scheduler = await started(MemoryStore(ttl=60))
     ann = Session("c1")
     (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5, time_limit=600))
     code = joined["room"]["code"]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from race.live.presence import Presence, member_id
+from race.rooms.events import Events, PlayerBack, route
 from race.store import Roll, Store
 from race.store.memory import MemoryStore
 from race.wire.envelope import decode, texts
@@ -76,8 +77,8 @@ async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_ou
     mine: list[tuple[str, dict[str, Any]]] = []
     back: asyncio.Queue[str] = asyncio.Queue()
 
-    async def on_player(code: str) -> None:
-        back.put_nowait(code)
+    async def on_player(event: PlayerBack) -> None:
+        back.put_nowait(event.room)
 
     ours = Presence(
         store,
@@ -85,7 +86,7 @@ async def test_a_refresh_tells_its_own_connections_again_and_the_room_who_ran_ou
         watchers_every=3600,  # the spectator's arrival is told only when this stops
         clock=lambda: clock[0],
         local_deliver=lambda code, text: mine.append((code, json.loads(text))),
-        on_player=on_player,
+        events=Events(route(PlayerBack, on_player)),
     )
     theirs = Presence(store, ttl=30, clock=lambda: clock[0])
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from race.live.scheduler import Scheduler
+from race.live.scheduler import Deadline, Scheduler
 from race.store import StoreUnavailable
 
 
@@ -21,12 +21,14 @@ async def test_a_deadline_during_a_store_outage_is_tried_again() -> None:
         ended.set()
         return True
 
-    scheduler.schedule("ROOM1", 123, end)
-    scheduler.schedule("ROOM1", 123, end)  # the same deadline twice: one timer
+    running = asyncio.create_task(scheduler.run({Deadline.END: end}))
+    scheduler.schedule("ROOM1", 123, Deadline.END)
+    scheduler.schedule("ROOM1", 123, Deadline.END)  # the same deadline twice: one timer
     async with asyncio.timeout(10):
         await ended.wait()
     assert calls == ["ROOM1", "ROOM1"]
     await scheduler.stop()
+    await running
 
 
 async def test_a_timer_that_fires_before_its_time_by_the_server_clock_waits_for_it() -> None:
@@ -48,8 +50,10 @@ async def test_a_timer_that_fires_before_its_time_by_the_server_clock_waits_for_
         at_run.append(seen[-1])
         ran.set()
 
-    scheduler.schedule("ROOM1", 1000, announce)
+    running = asyncio.create_task(scheduler.run({Deadline.START: announce}))
+    scheduler.schedule("ROOM1", 1000, Deadline.START)
     async with asyncio.timeout(10):
         await ran.wait()
     assert seen[:4] == [1000, 997, 999, 1000] and at_run == [1000]
     await scheduler.stop()
+    await running

@@ -9,14 +9,16 @@ from typing import Any
 import pytest
 
 from race.engine import Game
+from race.rooms.errors import Refused
+from race.rooms.events import PlayerBack
 from race.rooms.model import Seat, ranking
 from race.service import RaceService, Role, Session
-from race.service.base import LISTING
+from race.service.listing import LISTING
 from race.store import Store, StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 from race.wire import protocol as p
-from race.wire.protocol import ProtocolError
 from tests.support.processes import FailingOnce
+from tests.support.services import wired
 
 
 class Clock:
@@ -41,7 +43,7 @@ async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, re
     # On Redis, two services on separate connections stand for two server processes.
     other = store if isinstance(store, MemoryStore) else open_store(redis_url, ttl=3600)
     await other.connect()
-    one, two = RaceService(store, countdown_ms=0), RaceService(other, countdown_ms=0)
+    one, two = wired(store, countdown_seconds=0).service, wired(other, countdown_seconds=0).service
     ann, _, state, _ = await race(one)
     tab = Session("c3", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     moves = state["legal_moves"][:6]
@@ -51,7 +53,7 @@ async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, re
     ]
     results = await asyncio.gather(*attempts, return_exceptions=True)
     applied = [r for r in results if isinstance(r, list)]
-    refused = [r for r in results if isinstance(r, ProtocolError)]
+    refused = [r for r in results if isinstance(r, Refused)]
     assert len(applied) == 1 and len(refused) == len(results) - 1
     assert {e.code for e in refused} <= {"stale", "illegal_move"}
     (final,) = await one.handle(ann, p.Undo(version=state["version"] + 1))
@@ -61,7 +63,7 @@ async def test_concurrent_moves_on_one_state_apply_exactly_once(store: Store, re
 
 
 async def test_a_retried_move_applies_once(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state, _ = await race(service)
     move = p.Play(move=state["legal_moves"][0], version=state["version"], id="m-1")
     (first,) = await service.handle(ann, move)
@@ -71,9 +73,9 @@ async def test_a_retried_move_applies_once(store: Store) -> None:
 
 async def test_moves_wait_for_the_countdown(store: Store) -> None:
     clock = Clock()
-    service = RaceService(store, clock=clock, countdown_ms=3000)
+    service = wired(store, clock, countdown_seconds=3).service
     ann, _, state, _ = await race(service)
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
     assert info.value.code == "not_started"
     clock.now += 3000
@@ -83,15 +85,15 @@ async def test_moves_wait_for_the_countdown(store: Store) -> None:
 
 async def test_the_time_limit_ends_the_race_and_ranks_by_cards(store: Store) -> None:
     clock = Clock()
-    service = RaceService(store, clock=clock, countdown_ms=0)
+    service = wired(store, clock, countdown_seconds=0).service
     ann, bob, state, _ = await race(service, time_limit=60)
     plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
     (after,) = await service.handle(bob, p.Play(move=plays[0], version=state["version"]))
     assert after["cards"] == 9
     clock.now += 59_999
-    assert not await service.end_if_done(ann.room or "")
+    assert not await service.ending.end_if_done(ann.room or "")
     clock.now += 1
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move="shuffle", version=state["version"]))
     assert info.value.code == "race_over"
     (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
@@ -101,10 +103,10 @@ async def test_the_time_limit_ends_the_race_and_ranks_by_cards(store: Store) -> 
 
 
 async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, state, _ = await race(service)
     await service.handle(ann, p.Resign())
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Rematch(deal=6))
     assert info.value.code == "not_over"
     await service.handle(bob, p.Resign())
@@ -125,7 +127,7 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
 
 
 async def test_all_players_ready_starts_the_race(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")
     (joined,) = await service.handle(ann, p.Create(name="Ann", deal=1))
     await service.handle(bob, p.Join(room=joined["room"]["code"], name="Bob"))
@@ -138,7 +140,7 @@ async def test_all_players_ready_starts_the_race(store: Store) -> None:
 
 
 async def test_resume_returns_the_moves_missed_since_a_version(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state, token = await race(service)
     v = state["version"]
     (s1,) = await service.handle(ann, p.Play(move="shuffle", version=v))
@@ -152,24 +154,24 @@ async def test_a_retry_of_the_move_that_ended_the_race_gets_its_state(store: Sto
     """The one move a client most needs confirmed: retried after the race ended (here by
     its time limit), it is answered as a duplicate, not refused as ``race_over``."""
     clock = Clock()
-    service = RaceService(store, clock=clock, countdown_ms=0)
+    service = wired(store, clock, countdown_seconds=0).service
     ann, _, state, _ = await race(service, time_limit=30)
     move = p.Play(move=state["legal_moves"][0], version=state["version"], id="last")
     (first,) = await service.handle(ann, move)
     clock.now += 30_000
     (again,) = await service.handle(ann, move)
     assert again["duplicate"] is True and again["version"] == first["version"] and again["moves"] == 1
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.Play(move=move.move, version=state["version"], id="another"))
     assert info.value.code == "race_over"
 
 
 async def test_a_player_who_is_out_is_told_so(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state, _ = await race(service)
     await service.handle(ann, p.Resign())  # Bob races on
     for msg in (p.Resign(), p.Hint(), p.Play(move="shuffle", version=state["version"] + 1)):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(ann, msg)
         assert info.value.code == "resigned", msg
 
@@ -177,7 +179,7 @@ async def test_a_player_who_is_out_is_told_so(store: Store) -> None:
 async def test_resume_across_a_rematch_sends_no_partial_account(store: Store) -> None:
     """A rematch deals every seat anew without a log entry: ``missed`` from the old round
     would replay onto the wrong board, so it is left out; ``state`` is the new deal."""
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, state, token = await race(service)
     v = state["version"]
     await service.handle(ann, p.Play(move="shuffle", version=v))
@@ -200,11 +202,12 @@ async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
     """Once the room is committed nothing may fail, or its creator would be seated in it
     without ever getting the token: the listing is best effort."""
     store = UnlistingStore(ttl=60)
-    service = RaceService(store, countdown_ms=0)
+    parts = wired(store, countdown_seconds=0)
+    service = parts.service
     session = Session("c1")
     (joined,) = await service.handle(session, p.Create(name="Ann", deal=5))
     assert joined["token"] and session.room == joined["room"]["code"]
-    assert await service.live_rooms() == []
+    assert await parts.listings.live_rooms() == []
     (again,) = await service.handle(Session("c2"), p.Resume(room=session.room or "", token=joined["token"]))
     assert again["state"] == joined["state"]
 
@@ -212,13 +215,14 @@ async def test_a_room_is_created_even_when_it_cannot_be_listed() -> None:
 async def test_the_live_list_shows_rooms_with_a_player_connected_and_counts_spectators(store: Store) -> None:
     """A room everyone has left (closed tabs) is no race to watch or join: it leaves the
     list, though it is kept for its players, and the first one back puts it on again."""
-    service = RaceService(store, countdown_ms=0)
+    parts = wired(store, countdown_seconds=0)
+    service = parts.service
     (joined,) = await service.handle(Session("c1"), p.Create(name="Ann", deal=5))
     code = joined["room"]["code"]
     now = service.clock() / 1000
 
     async def live() -> dict[str, dict[str, Any]]:  # all of them: the Redis is shared with other tests
-        return {r["code"]: r for r in await service.live_rooms(limit=100_000)}
+        return {r["code"]: r for r in await parts.listings.live_rooms(limit=100_000)}
 
     assert code not in await live()  # its creator is on the way in: not shown, not dropped
     await store.presence(code, now, here=["s1 c1", "~ c2", "~ c3"], until=now + 30)
@@ -228,16 +232,17 @@ async def test_the_live_list_shows_rooms_with_a_player_connected_and_counts_spec
     assert code not in await live()  # only spectators left
     assert code not in await store.list_members(LISTING, now, 100_000)  # off the list
     await store.presence(code, now, here=["s1 c4"], until=now + 30)
-    await service.relist(code)  # Ann is back
+    await parts.listings.relist(PlayerBack(code))  # Ann is back
     assert (await live())[code]["here"] == 1
 
 
 async def test_the_live_list_may_be_a_moment_old_unless_this_process_changed_it(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
-    await service.live_rooms(limit=100_000, max_age=3600)
+    parts = wired(store, countdown_seconds=0)
+    service = parts.service
+    await parts.listings.live_rooms(limit=100_000, max_age=3600)
 
     async def codes(**kwargs: float) -> set[str]:
-        return {r["code"] for r in await service.live_rooms(limit=100_000, **kwargs)}
+        return {r["code"] for r in await parts.listings.live_rooms(limit=100_000, **kwargs)}
 
     (joined,) = await service.handle(Session("c1"), p.Create(name="Ann", deal=5))
     code = joined["room"]["code"]
@@ -252,7 +257,7 @@ async def test_the_live_list_may_be_a_moment_old_unless_this_process_changed_it(
 async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -> None:
     """A lobby whose host closed the tab is not stuck: a player with a connection open may
     start the race or remove a player, and becomes the host."""
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (joined,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = joined["room"]["code"]
@@ -261,7 +266,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     now = service.clock() / 1000
 
     async def refused(session: Session, msg: p.ClientMessage) -> None:
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(session, msg)
         assert info.value.code == "not_host"
 
@@ -269,7 +274,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3"], until=now + 30)
     await refused(bob, p.Remove(seat="s3"))  # the host is here
     await store.presence(code, now, gone=["s1 c1"])  # Ann closed the tab, or is reloading it
-    with pytest.raises(ProtocolError, match=r"may be back: try again in 1[0-5] s"):
+    with pytest.raises(Refused, match=r"may be back: try again in 1[0-5] s"):
         await service.handle(bob, p.Remove(seat="s3"))
     await store.presence(code, now, here=["s1 c5"], until=now + 30)
     await store.presence(code, now - 16, gone=["s1 c5"])  # gone for good: 16 s ago
@@ -279,7 +284,7 @@ async def test_while_the_host_is_away_a_player_here_acts_as_host(store: Store) -
     await store.presence(code, now, here=["s1 c4"], until=now + 30)  # Ann is back: Bob stays host
     await refused(ann, p.Start())
     await service.handle(bob, p.Start())
-    with pytest.raises(ProtocolError) as info:  # removed meanwhile: removes nobody
+    with pytest.raises(Refused) as info:  # removed meanwhile: removes nobody
         await service.handle(cy, p.Remove(seat="s1"))
     assert info.value.code == "not_in_room"
 
@@ -297,17 +302,17 @@ class CountingReads(MemoryStore):
 
 async def test_callers_at_the_same_time_share_one_reading_of_the_live_list() -> None:
     store = CountingReads(ttl=60)
-    service = RaceService(store, countdown_ms=0)
-    answers = await asyncio.gather(*(service.live_rooms(max_age=2) for _ in range(20)))
+    parts = wired(store, countdown_seconds=0)
+    answers = await asyncio.gather(*(parts.listings.live_rooms(max_age=2) for _ in range(20)))
     assert store.readings == 1 and all(a == [] for a in answers)
-    await service.live_rooms(max_age=2)
+    await parts.listings.live_rooms(max_age=2)
     assert store.readings == 1
-    await service.live_rooms()  # no max_age: always afresh
+    await parts.listings.live_rooms()  # no max_age: always afresh
     assert store.readings == 2
 
 
 async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = created["room"]["code"]
@@ -324,12 +329,12 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
     room = watching["room"]
     assert [pl["name"] for pl in room["players"]] == ["Bob", "Cy"] and room["host"] == "s2"
     assert room["phase"] == "racing"
-    with pytest.raises(ProtocolError) as info:  # her token no longer opens the room
+    with pytest.raises(Refused) as info:  # her token no longer opens the room
         await service.handle(Session("c4"), p.Resume(room=code, token=created["token"]))
     assert info.value.code == "bad_token"
     again = await service.handle(Session("c5"), p.Resume(room=code, token=bob_joined["token"]))
     assert again[0]["seat"] == "s2"
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.Leave())
     assert info.value.code == "already_started"
     # Ann's seat and token are gone from the store, not only from the room's list.
@@ -338,7 +343,7 @@ async def test_a_player_leaves_the_lobby_and_the_host_role_passes_on(store: Stor
 
 
 async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = created["room"]["code"]
@@ -349,7 +354,7 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
         (ann, p.Remove(seat="s1"), "bad_seat"),
         (ann, p.Remove(seat="s7"), "bad_seat"),
     ):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(who, msg)
         assert info.value.code == code_, msg
     assert await service.handle(ann, p.Remove(seat="s2")) == []
@@ -360,7 +365,7 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
     await service.handle(ann, p.Start())
     # Bob's connection, were it still open, can do nothing there.
     for gone in (p.Play(move="shuffle", version=1), p.Hint(), p.Resign(), p.Sync()):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(Refused) as info:
             await service.handle(bob, gone)
         assert info.value.code == "not_in_room", gone
     (state,) = await service.handle(cy, p.Play(move="shuffle", version=cy_joined["state"]["version"]))
@@ -370,9 +375,9 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
 
 
 async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, state, _ = await race(service)  # Bob never plays
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.End())  # Bob is still in the race, and so is Ann
     assert info.value.code == "not_host"
     plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
@@ -382,7 +387,7 @@ async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -
     room = watching["room"]
     assert room["phase"] == "over"
     assert [(r["place"], r["name"], r["cards"]) for r in room["ranking"]] == [(1, "Ann", 9), (2, "Bob", 8)]
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(ann, p.End())
     assert info.value.code == "not_racing"
 
@@ -391,14 +396,14 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
     """Every process that saw the countdown asks to announce the start at start_at: one
     of them does. A race everyone resigned during the countdown is not announced at all."""
     clock = Clock()
-    service = RaceService(store, clock=clock, countdown_ms=3000)
+    service = wired(store, clock, countdown_seconds=3).service
     ann, _, _, _ = await race(service)
     code = ann.room or ""
     await store.subscribe(code)
     messages = store.messages()
     clock.now += 3000
-    await asyncio.gather(service.announce(code), service.announce(code), service.announce(code))
-    await service.announce(code)
+    await asyncio.gather(service.lobby.announce(code), service.lobby.announce(code), service.lobby.announce(code))
+    await service.lobby.announce(code)
     await store.publish(code, '{"type":"mark"}')
     seen = []
     async with asyncio.timeout(10):
@@ -412,7 +417,7 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
     code2 = ann2.room or ""
     await store.subscribe(code2)
     clock.now += 3000
-    await service.announce(code2)
+    await service.lobby.announce(code2)
     await store.publish(code2, '{"type":"mark"}')
     async with asyncio.timeout(10):
         while (m := (await anext(messages))[1]) != '{"type":"mark"}':
@@ -427,7 +432,7 @@ async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() 
 
     line = winning_line()
     store = FailingOnce(ttl=3600)
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")
     (joined,) = await service.handle(ann, p.Create(name="Ann", difficulty=line["difficulty"], deal=line["deal"]))
     code = joined["room"]["code"]
@@ -466,14 +471,14 @@ class ActingDuringLogRead(MemoryStore):
 
 async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
     store = ActingDuringLogRead(ttl=3600)
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = created["room"]["code"]
     (joined,) = await service.handle(bob, p.Join(room=code, name="Bob"))
     store.during = lambda: service.handle(ann, p.Remove(seat="s2"))
     again = Session("c3")
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(again, p.Resume(room=code, token=joined["token"], version=1))
     assert info.value.code == "bad_token" and again.room is None and again.seat is None
 
@@ -481,7 +486,7 @@ async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
 async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store: Store) -> None:
     """The one who went away may be the host: then a player who is out ends it, once the
     host is the only one left racing; and anyone may start the rematch."""
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = created["room"]["code"]
@@ -489,7 +494,7 @@ async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store:
     await service.handle(cy, p.Join(room=code, name="Cy"))
     await service.handle(ann, p.Start())  # ... and then Ann, the host, goes away
     await service.handle(bob, p.Resign())
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refused) as info:
         await service.handle(bob, p.End())  # Cy is still racing too
     assert info.value.code == "not_host"
     await service.handle(cy, p.Resign())
@@ -505,7 +510,7 @@ async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Stor
     """Ann (the host) and Bob close their pages mid-race; Cy resigns. Two players are still
     racing, and neither is here: once all but one of them have been gone 15 s (a reload is not
     gone), Cy ends the race. While two players still in it are here, only the host may."""
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, bob, cy, dee = Session("c1"), Session("c2"), Session("c3"), Session("c4")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
     code = created["room"]["code"]
@@ -517,7 +522,7 @@ async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Stor
     await service.handle(cy, p.Resign())
 
     async def refused(match: str) -> None:
-        with pytest.raises(ProtocolError, match=match) as info:
+        with pytest.raises(Refused, match=match) as info:
             await service.handle(cy, p.End())
         assert info.value.code == "not_host"
 

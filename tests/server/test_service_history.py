@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from race.engine import Game
-from race.rooms.model import HISTORY_CHUNK, Seat, history_keys, history_of, save_game, seat_key
-from race.rooms.views import SEAT
+from race.rooms.model import HISTORY_CHUNK, SEAT, Seat, history_keys, history_of, save_game, seat_key
 from race.service import RaceService, Role, Session
 from race.store import Store
 from race.wire import protocol as p
+from tests.support.services import wired
 
 
 async def started(service: RaceService) -> tuple[Session, dict[str, Any]]:
@@ -33,7 +33,7 @@ def pick(state: dict[str, Any], i: int) -> p.Play | p.Undo:
 
 
 async def test_a_long_game_is_undone_to_its_deal_from_any_connection(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, state = await started(service)
     assert ann.room is not None and ann.seat is not None
     boards = [state["board"]]  # the board after each move of the history
@@ -67,7 +67,7 @@ async def test_a_long_game_is_undone_to_its_deal_from_any_connection(store: Stor
 
 
 async def test_restart_and_replay_overwrite_the_history_left_over(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, state = await started(service)
     assert ann.room is not None and ann.seat is not None
     for i in range(HISTORY_CHUNK + 5):

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
+from race.rooms.errors import Refused
 from race.service import RaceService, Role, Session
 from race.store import Store
 from race.wire import protocol as p
-from race.wire.protocol import ProtocolError
+from tests.support.services import wired
 
 
 class CountingStore:
@@ -43,7 +44,7 @@ def pick(state: dict[str, Any]) -> str:
 
 async def test_plain_moves_read_the_store_once(store: Store) -> None:
     counting = CountingStore(store)
-    service = RaceService(counting, countdown_ms=0)  # type: ignore[arg-type]
+    service = wired(counting, countdown_seconds=0).service  # type: ignore[arg-type]
     ann, _, state = await started(service)
     before = counting.reads
     for _ in range(5):
@@ -52,13 +53,13 @@ async def test_plain_moves_read_the_store_once(store: Store) -> None:
 
 
 async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state = await started(service)
     tab = Session("c9", room=ann.room, seat=ann.seat, role=Role.PLAYER)
     (s1,) = await service.handle(ann, p.Play(move=pick(state), version=state["version"]))
     (s2,) = await service.handle(tab, p.Play(move=pick(s1), version=s1["version"]))
     # ann's connection still holds the documents of s1: its stale move is refused as stale,
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await service.handle(ann, p.Play(move=pick(s1), version=s1["version"]))
     assert refused.value.code == "stale"
     assert refused.value.extra["state"]["version"] == s2["version"]
@@ -68,13 +69,13 @@ async def test_a_second_connection_of_the_seat_makes_the_guess_stale(store: Stor
 
 
 async def test_a_retried_move_is_a_duplicate_and_refusals_are_unchanged(store: Store) -> None:
-    service = RaceService(store, countdown_ms=0)
+    service = wired(store, countdown_seconds=0).service
     ann, _, state = await started(service)
     move = p.Play(move=pick(state), version=state["version"], id="m1")
     (s1,) = await service.handle(ann, move)
     (again,) = await service.handle(ann, move)
     assert again["duplicate"] is True and again["version"] == s1["version"]
-    with pytest.raises(ProtocolError) as illegal:
+    with pytest.raises(Refused) as illegal:
         await service.handle(ann, p.Play(move="p0>p0", version=s1["version"]))
     assert illegal.value.code == "illegal_move"
     (undone,) = await service.handle(ann, p.Undo(version=s1["version"]))
