@@ -1,4 +1,5 @@
-"""Fixtures every folder shares: a real Redis, a real Redis Cluster, and a connected store."""
+"""Fixtures every folder shares: a real Redis, a real Redis Cluster, a primary under real Redis
+Sentinels, and a connected store."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from race.store import Store, open_store
-from tests.support.processes import RedisCluster, RedisServer
+from tests.support.clusters import RedisCluster, RedisSentinels
+from tests.support.processes import RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -68,6 +70,20 @@ def redis_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_sentinel_url() -> Iterator[str]:
+    """A Redis primary with a replica under three real Sentinels: REDIS_SENTINEL_URL when given
+    (a ``redis+sentinel://`` URL), else a throwaway one started here."""
+    if os.environ.get("REDIS_SENTINEL_URL"):
+        yield os.environ["REDIS_SENTINEL_URL"]
+        return
+    sentinels = RedisSentinels(replicas=1, sentinels=3, down_after_ms=5000)
+    try:
+        yield sentinels.url
+    finally:
+        sentinels.stop()
 
 
 def pytest_report_header() -> str:

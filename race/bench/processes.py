@@ -1,5 +1,6 @@
-"""The processes of ``python -m race bench``: the servers it starts (the race server and a
-throwaway ``redis-server``, each on a free loopback port, stopped at the end), what it reads of
+"""The processes of ``python -m race bench``: the servers it starts (the race server, a
+throwaway ``redis-server`` and a throwaway Redis Cluster, each on free loopback ports,
+stopped at the end), what it reads of
 a server process in ``/proc`` (CPU time, memory), and its own open-files limit.
 """
 
@@ -69,6 +70,50 @@ def redis_server(workdir: Path) -> Iterator[str]:
     args += ["--appendonly", "no"]
     with child(args, port, None, workdir):
         yield f"redis://127.0.0.1:{port}/0"
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (the port + 10000) is free as well."""
+    for _ in range(100):
+        port = free_port()
+        if port + 10000 <= 65535:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port + 10000)) != 0:
+                    return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+@contextlib.contextmanager
+def redis_cluster(workdir: Path, masters: int = 3) -> Iterator[str]:
+    """A throwaway Redis Cluster of ``masters`` masters (no replicas: the server's work is the
+    same) on free loopback ports; yields its ``redis+cluster://`` URL."""
+    exe, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if exe is None or cli is None:
+        raise RuntimeError("redis-server and redis-cli are needed for a cluster: or run with --stores memory,redis")
+    ports = [cluster_port() for _ in range(masters)]
+    with contextlib.ExitStack() as stack:
+        for port in ports:
+            directory = workdir / f"cluster-{port}"
+            directory.mkdir()
+            args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory), "--save", ""]
+            args += ["--appendonly", "no", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+            stack.enter_context(child(args, port, None, workdir))
+        create = [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0"]
+        done = subprocess.run([*create, "--cluster-yes"], capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError(f"redis-cli --cluster create failed:\n{done.stdout}{done.stderr}")
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        for port in ports:
+            while (
+                "cluster_state:ok"
+                not in subprocess.run(
+                    [cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True, timeout=10
+                ).stdout
+            ):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the cluster node on port {port} never reached cluster_state:ok")
+                time.sleep(0.05)
+        yield f"redis+cluster://127.0.0.1:{ports[0]}"
 
 
 @contextlib.contextmanager

@@ -1,9 +1,10 @@
 """``python -m race bench``: load the race server over real websockets and measure it.
 
 With no ``--url`` the benchmark starts the server itself (``python -m race serve`` on a free
-loopback port), once on each store: the memory store, the durable SQLite store (a file in a
-throwaway folder) and Redis (``--redis-url`` or ``REDIS_URL``, else a throwaway
-``redis-server`` on a free port). For each server it runs:
+loopback port), once on each store of ``--stores``: the memory store, the durable SQLite
+store (a file in a throwaway folder) and Redis (``--redis-url`` or ``REDIS_URL``, else a
+throwaway ``redis-server`` on a free port) by default; with ``cluster``, also on a throwaway
+Redis Cluster of three masters. For each server it runs:
 
 1. **race**: ``--players`` simulated players in ``--rooms`` rooms create or join their room,
    the hosts start the races, and each player plays real legal moves for ``--seconds``: a
@@ -73,11 +74,19 @@ from race.bench.load import (
     seat_players,
     start_races,
 )
-from race.bench.processes import DEFLATE_IDLE, race_server, raise_fd_limit, redis_server, rss_kib, server_compression
+from race.bench.processes import (
+    DEFLATE_IDLE,
+    race_server,
+    raise_fd_limit,
+    redis_cluster,
+    redis_server,
+    rss_kib,
+    server_compression,
+)
 from race.bench.report import ServerResult, as_json, goals, table
 
 ECHO_PATH = "/bench/echo"
-STORES = ("memory", "sqlite", "redis")
+STORES = ("memory", "sqlite", "redis", "cluster")
 GAME_LENGTH = 300  # the solver wins medium deals in 116-194 moves; a person takes more
 
 
@@ -120,8 +129,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the players' move choices (default 1)")
     p.add_argument(
         "--stores",
-        default=",".join(STORES),
-        help=f"comma-separated stores to run the server on: {', '.join(STORES)} (default all)",
+        default="memory,sqlite,redis",
+        help=f"comma-separated stores to run the server on: {', '.join(STORES)} (cluster: a Redis Cluster of "
+        "three masters it starts; default memory,sqlite,redis)",
     )
     env_redis = os.environ.get("REDIS_URL", "")
     p.add_argument(
@@ -263,6 +273,8 @@ async def run_all(args: argparse.Namespace, progress: Progress) -> list[ServerRe
                     url = "memory://"
                 elif store == "sqlite":
                     url = f"sqlite://{workdir / 'bench.db'}"
+                elif store == "cluster":
+                    url = stack.enter_context(redis_cluster(workdir))
                 elif args.redis_url:
                     url = args.redis_url
                 else:

@@ -49,10 +49,10 @@ class Api:
 
     async def healthz(self, request: Request) -> Response:
         try:
-            await self.store.ping()
+            health = await self.store.health()
         except StoreUnavailable as exc:
             return JSONResponse({"status": "unavailable", "detail": str(exc).split(":")[0]}, status_code=503)
-        return JSONResponse({"status": "ok"})
+        return JSONResponse(health)
 
     async def rooms(self, request: Request) -> Response:
         try:

@@ -2,8 +2,9 @@
 
 ``sqlite:///path/to/race.db`` is the durable embedded store (one process per file);
 ``memory://`` keeps everything in the process, until it stops; ``redis://host:port/db`` (or
-``rediss://``) is Redis; ``redis+cluster://host:port`` is Redis Cluster. Redis is imported
-only when used.
+``rediss://``) is Redis; ``redis+cluster://host:port`` is Redis Cluster;
+``redis+sentinel://host:port/SERVICE`` is the primary that Redis Sentinel names. Redis is
+imported only when used.
 """
 
 from __future__ import annotations
@@ -44,15 +45,14 @@ def open_store(url: str, *, ttl: int) -> Store:
         from .memory import MemoryStore
 
         return MemoryStore(ttl=ttl)
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+cluster://", "redis+sentinel://")):
         from .redis import RedisStore
 
         return RedisStore(url, ttl=ttl)
-    if url.startswith("redis+cluster://"):
-        from .redis import RedisStore
-
-        return RedisStore("redis://" + url.removeprefix("redis+cluster://"), ttl=ttl, cluster=True)
-    raise ValueError(f"unknown store URL {url!r}: use sqlite:///path, memory://, redis://... or redis+cluster://...")
+    raise ValueError(
+        f"unknown store URL {url!r}: use sqlite:///path, memory://, redis://..., redis+cluster://... "
+        "or redis+sentinel://..."
+    )
 
 
 __all__ = [

@@ -260,6 +260,14 @@ class Store(ABC):
     async def ping(self) -> None:
         """Return when the store answers, raise :class:`StoreUnavailable` otherwise."""
 
+    async def health(self) -> dict[str, object]:
+        """What a health check answers: ``{"status": "ok"}``; or ``{"status": "degraded",
+        ...}``, saying what, when part of the store cannot be reached (a Redis Cluster shard:
+        its rooms are unavailable, the others are not); raises :class:`StoreUnavailable` when
+        none of it can be."""
+        await self.ping()
+        return {"status": "ok"}
+
     @abstractmethod
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]: ...
 

@@ -1,18 +1,25 @@
 """Lean Redis connections for the move path: commands on one connection shared by every
-caller (:class:`RedisPipe`), and pub/sub on one of its own (:class:`RedisSubscriber`).
+caller (:class:`RedisPipe`); and what every lean connection shares (:class:`Connection`),
+which the lean pub/sub connections of :mod:`race.store.pubsub` and :mod:`race.store.sharded`
+build on.
 
 Each command is written as soon as it is issued (the commands issued in one turn of the
 event loop go out in one write) and the replies are matched to them in order (RESP2), so
 any number of concurrent moves share one connection and one system call per batch, with
 none of a general client's per-command pool, retry and parser layers. The store uses it for
-its two hot commands (``HMGET`` and the commit script), and the subscriber for the room
-broadcasts that every move publishes; everything else goes through redis-py.
+the move path's commands (``HMGET``, the commit script, the broadcasts); everything else
+goes through redis-py.
 
 Failures look like redis-py's to the store: a refused or lost connection raises
 :class:`ConnectionError` (an ``OSError``), a reply that takes longer than ``timeout``
 raises :class:`TimeoutError` and drops the connection (a late reply could not be matched any
 more). A command that finds its connection gone is retried twice on a new one, quickly, as
-the store's redis-py client does after a Redis restart.
+the store's redis-py client does after a Redis restart; so is one that a primary demoted to a
+replica refuses (``READONLY``), on a new connection to wherever the address leads now.
+
+A connection's address is the URL's, or asked afresh before each connection of a ``locate``
+function (the primary that Redis Sentinel names, or a Redis Cluster node's). Each connection
+names itself (``CLIENT SETNAME``) when given a name, so that ``CLIENT LIST`` shows whose it is.
 """
 
 from __future__ import annotations
@@ -20,19 +27,26 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ReadOnlyError, RedisError
 
 from race.store.resp import encode, take_replies
 
 log = logging.getLogger(__name__)
 
 
-class _Protocol(asyncio.Protocol):
+class Wire(asyncio.Protocol):
+    """What :class:`Connection` needs of a connection's protocol."""
+
+    transport: Any
+    closed: bool
+
+
+class _Protocol(Wire):
     """Commands in, replies matched to them in order. With ``timeout``, one watchdog timer
     per connection (not one per command) drops the connection when its oldest command has
     waited that long, failing every pending command with :class:`TimeoutError`."""
@@ -47,6 +61,9 @@ class _Protocol(asyncio.Protocol):
         self.out: list[bytes] = []
         self.buf = bytearray()
         self.closed = False
+        self.retiring = False  # to be closed once every reply is in
+        self.wait: tuple[Any, ...] = ()  # the WAIT to send behind the commands of this batch
+        self.waited: asyncio.Future[Any] | None = None  # and its reply
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
@@ -55,6 +72,17 @@ class _Protocol(asyncio.Protocol):
         if self.closed:
             raise ConnectionError("the connection to Redis is closed")
         fut = self.loop.create_future()
+        self._queue(args, fut)
+        return fut
+
+    def replicated(self, replicas: int, ms: int) -> asyncio.Future[Any]:
+        """The reply of one ``WAIT replicas ms`` sent behind every command of this batch (those
+        called in this turn of the event loop): how many replicas have them all."""
+        if self.waited is None:
+            self.waited, self.wait = self.loop.create_future(), ("WAIT", replicas, ms)
+        return self.waited
+
+    def _queue(self, args: tuple[Any, ...], fut: asyncio.Future[Any]) -> None:
         now = self.loop.time()
         self.pending.append(fut)
         self.sent_at.append(now)
@@ -63,7 +91,6 @@ class _Protocol(asyncio.Protocol):
         self.out.append(encode(args))
         if len(self.out) == 1:
             self.loop.call_soon(self._flush)
-        return fut
 
     def _watch(self) -> None:
         self.watchdog = None
@@ -76,6 +103,9 @@ class _Protocol(asyncio.Protocol):
             self.watchdog = self.loop.call_at(due, self._watch)
 
     def _flush(self) -> None:
+        if self.waited is not None and not self.closed:
+            fut, self.waited = self.waited, None
+            self._queue(self.wait, fut)
         data = b"".join(self.out)
         self.out.clear()
         if not self.closed and self.transport is not None:
@@ -99,6 +129,8 @@ class _Protocol(asyncio.Protocol):
                     fut.set_exception(value)
                 else:
                     fut.set_result(value)
+        if self.retiring and not self.pending:
+            self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._fail(ConnectionError(f"lost the connection to Redis: {exc or 'closed'}"))
@@ -110,6 +142,9 @@ class _Protocol(asyncio.Protocol):
 
     def _fail(self, exc: Exception) -> None:
         self.closed = True
+        if self.waited is not None:
+            self.pending.append(self.waited)  # (not sent: failed with the rest)
+            self.waited = None
         if self.watchdog is not None:
             self.watchdog.cancel()
             self.watchdog = None
@@ -120,16 +155,23 @@ class _Protocol(asyncio.Protocol):
                 fut.set_exception(exc)
 
 
-_P = TypeVar("_P", "_Protocol", "_SubProtocol")
+_P = TypeVar("_P", bound=Wire)
 
 
-class _Connection(Generic[_P]):
-    """What the command and the pub/sub connection share: the ``redis://`` URL's address and
-    credentials, and one connection opened on first use and again after it is lost, whose
-    connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish within
-    ``connect_timeout``."""
+#: Where a connection goes: asked again before each new connection.
+Locate = Callable[[], Awaitable[tuple[str, int]]]
 
-    def __init__(self, url: str, connect_timeout: float) -> None:
+
+class Connection(Generic[_P]):
+    """What the command and the pub/sub connections share: the ``redis://`` URL's address
+    (or ``locate``'s) and credentials, and one connection opened on first use and again after
+    it is lost, whose connecting and :meth:`_handshake` (e.g. ``AUTH``) together must finish
+    within ``connect_timeout``. Callers that waited while an attempt to connect failed share
+    its error rather than each trying again (each could take ``connect_timeout``)."""
+
+    def __init__(
+        self, url: str, connect_timeout: float, *, locate: Locate | None = None, name: str | None = None
+    ) -> None:
         parts = urlsplit(url)
         if parts.scheme != "redis":
             raise ValueError(f"the lean connection needs a redis:// URL, not {parts.scheme}://")
@@ -139,8 +181,12 @@ class _Connection(Generic[_P]):
         self.username = unquote(parts.username) if parts.username else None
         self.password = unquote(parts.password) if parts.password else None
         self.connect_timeout = connect_timeout
+        self.locate = locate
+        self.name = name
         self._proto: _P | None = None
         self._lock = asyncio.Lock()
+        self._attempts = 0
+        self._failure: BaseException | None = None  # how the latest attempt to connect failed
 
     def _protocol(self) -> _P:
         """A protocol instance for a new connection."""
@@ -150,223 +196,164 @@ class _Connection(Generic[_P]):
         """Prepare a new connection before anything else uses it."""
         raise NotImplementedError
 
-    def _auth(self) -> tuple[Any, ...] | None:
-        """The ``AUTH`` command for the URL's credentials, if it has any."""
-        if self.password is None:
-            return None
-        return ("AUTH", self.username, self.password) if self.username else ("AUTH", self.password)
+    def _hello(self) -> list[tuple[Any, ...]]:
+        """The commands that open a connection: ``AUTH`` with the URL's credentials, if it has
+        any, and ``CLIENT SETNAME`` with the name, if there is one."""
+        out: list[tuple[Any, ...]] = []
+        if self.password is not None:
+            out.append(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
+        if self.name:
+            out.append(("CLIENT", "SETNAME", self.name))
+        return out
 
     async def _connection(self) -> _P:
         proto = self._proto
         if proto is not None and not proto.closed:
             return proto
+        seen = self._attempts
         async with self._lock:
-            if self._proto is None or self._proto.closed:
-                loop = asyncio.get_running_loop()
-                async with asyncio.timeout(self.connect_timeout):
-                    _, proto = await loop.create_connection(self._protocol, self.host, self.port)
-                    try:
-                        await self._handshake(proto)
-                    except BaseException:  # refused (e.g. a wrong password) or timed out: not kept
-                        if proto.transport is not None:
-                            proto.transport.close()
-                        raise
-                self._proto = proto
-            return self._proto
+            if self._proto is not None and not self._proto.closed:
+                return self._proto
+            if self._attempts != seen and self._failure is not None:
+                raise self._failure  # the attempt waited on has just failed: not again at once
+            self._attempts += 1
+            try:
+                proto = await self._connect()
+            except BaseException as exc:
+                self._failure = exc if isinstance(exc, Exception) else None
+                raise
+            self._failure = None
+            self._proto = proto
+            return proto
 
-    async def close(self) -> None:
+    async def _connect(self) -> _P:
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(self.connect_timeout):
+            host, port = await self.locate() if self.locate is not None else (self.host, self.port)
+            _, proto = await loop.create_connection(self._protocol, host, port)
+            try:
+                await self._handshake(proto)
+            except BaseException:  # refused (e.g. a wrong password) or timed out: not kept
+                if proto.transport is not None:
+                    proto.transport.close()
+                raise
+        return proto
+
+    @property
+    def connecting(self) -> bool:
+        return self._lock.locked()
+
+    def drop(self) -> None:
+        """Close the connection now (it is opened again on next use)."""
         proto, self._proto = self._proto, None
         if proto is not None and proto.transport is not None:
             proto.transport.close()
 
+    async def close(self) -> None:
+        self.drop()
 
-class RedisPipe(_Connection[_Protocol]):
+
+class RedisPipe(Connection[_Protocol]):
     """One shared connection to the Redis of a ``redis://[[user]:password@]host[:port][/db]``
     URL, opened on first use and again after it is lost."""
 
     RETRIES = 2
 
-    def __init__(self, url: str, *, timeout: float = 5.0, connect_timeout: float = 5.0) -> None:
-        super().__init__(url, connect_timeout)
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        connect_timeout: float = 5.0,
+        locate: Locate | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(url, connect_timeout, locate=locate, name=name)
         self.timeout = timeout
+        self._warned = -1e9  # when replicas that did not keep up were last logged
 
     def _protocol(self) -> _Protocol:
         return _Protocol(self.timeout)
 
-    async def _handshake(self, proto: _Protocol) -> None:
-        auth = self._auth()
-        if auth is not None:
-            await proto.call(auth)
-        if self.db:
-            await proto.call(("SELECT", self.db))
+    def retire(self) -> None:
+        """Close the connection once the replies to the commands sent are in (a node that is
+        no master any more: the pipe is not used again)."""
+        proto = self._proto
+        if proto is None or proto.closed or not proto.pending:
+            self.drop()
+        else:
+            proto.retiring = True
 
-    async def execute(self, *args: Any) -> Any:
-        """Send one command and return its reply (a str, int, list or None)."""
+    async def _handshake(self, proto: _Protocol) -> None:
+        hello = [proto.call(command) for command in self._hello()]
+        if self.db:
+            hello.append(proto.call(("SELECT", self.db)))
+        for fut in hello:
+            await fut
+
+    async def execute(self, *args: Any, wait: tuple[int, int] | None = None) -> Any:
+        """Send one command and return its reply (a str, int, list or None). With ``wait``
+        (replicas, ms), return once that many replicas have it too, or the ms have passed
+        (``WAIT``, one for all the commands sent together)."""
+        return await self._execute(args, None, wait)
+
+    async def execute_asking(self, *args: Any, wait: tuple[int, int] | None = None) -> Any:
+        """Send one command right behind an ``ASKING`` (a Redis Cluster slot being migrated
+        here) and return its reply."""
+        return await self._execute(args, ("ASKING",), wait)
+
+    async def _execute(self, args: tuple[Any, ...], before: tuple[Any, ...] | None, wait: Any) -> Any:
         for attempt in range(self.RETRIES + 1):
             proto = await self._connection()
             try:
-                fut = proto.call(args)
+                first = proto.call(before) if before is not None else None
+                fut = proto.call(args)  # right behind it: nothing else is sent in between
             except ConnectionError:
                 if attempt == self.RETRIES:
                     raise
                 continue
+            acked = proto.replicated(*wait) if wait is not None else None
             try:
-                return await fut  # the connection's watchdog fails it after ``timeout``
+                if first is not None:
+                    await first
+                reply = await fut  # the connection's watchdog fails it after ``timeout``
+                if acked is not None:
+                    await self._replicated(acked, wait)
+                return reply
             except (ConnectionError, RedisConnectionError):  # lost, or Redis still loading
+                if attempt == self.RETRIES:
+                    raise
+                await asyncio.sleep(0.01 * 2**attempt)
+            except ReadOnlyError:
+                # A primary demoted to a replica (a failover): the next connection goes to
+                # wherever the address (or Sentinel) leads now. Nothing was written: retry.
+                if not proto.closed:
+                    proto.abort(ConnectionError("the primary was demoted to a replica"))
                 if attempt == self.RETRIES:
                     raise
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def evalsha(self, sha: str, script: str, keys: list[str], args: list[Any]) -> Any:
+    async def _replicated(self, acked: asyncio.Future[Any], wait: tuple[int, int]) -> None:
+        """Wait for a ``WAIT``'s reply. Fewer replicas than asked (none answered in time, or
+        the connection was lost after the command's reply) is logged, not raised: the command
+        is done, and sending it again would not undo it."""
+        replicas: int | str
+        try:
+            replicas = int(await acked)
+        except (ConnectionError, RedisError) as exc:
+            replicas = f"unknown ({exc})"
+        if not isinstance(replicas, int) or replicas < wait[0]:
+            now = asyncio.get_running_loop().time()
+            if now - self._warned > 10:
+                self._warned = now
+                log.warning("a write reached %s of %d replicas within %d ms", replicas, *wait)
+
+    async def evalsha(
+        self, sha: str, script: str, keys: list[str], args: list[Any], wait: tuple[int, int] | None = None
+    ) -> Any:
         """Run a Lua script by its SHA1, sending its text once when Redis does not know it."""
         try:
-            return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
+            return await self.execute("EVALSHA", sha, len(keys), *keys, *args, wait=wait)
         except NoScriptError:
-            return await self.execute("EVAL", script, len(keys), *keys, *args)
-
-
-_LOST = object()
-
-
-class _SubProtocol(asyncio.Protocol):
-    """A connection in subscribe mode: published messages go to a queue, then ``_LOST``."""
-
-    def __init__(self, queue: asyncio.Queue[Any]) -> None:
-        self.queue = queue
-        self.transport: Any = None
-        self.buf = bytearray()
-        self.closed = False
-        self.pongs: collections.deque[asyncio.Future[None]] = collections.deque()
-
-    async def sync(self) -> None:
-        """Return when Redis has carried out every command sent so far (a PING's answer)."""
-        fut = asyncio.get_running_loop().create_future()
-        self.send(("PING",))
-        self.pongs.append(fut)
-        await fut
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport
-
-    def send(self, args: tuple[Any, ...]) -> None:
-        if self.closed:
-            raise ConnectionError("the pub/sub connection to Redis is closed")
-        self.transport.write(encode(args))
-
-    def data_received(self, data: bytes) -> None:
-        self.buf += data
-        try:
-            replies = take_replies(self.buf)
-        except (ConnectionError, IndexError, ValueError) as exc:
-            log.warning("bad pub/sub reply stream from Redis: %s", exc)
-            self.transport.abort()
-            return
-        for value in replies:
-            if type(value) is list and len(value) == 3 and value[0] == "message":
-                self.queue.put_nowait((value[1], value[2]))
-            elif type(value) is list and value and value[0] == "pong" and self.pongs:
-                fut = self.pongs.popleft()
-                if not fut.done():
-                    fut.set_result(None)
-            elif isinstance(value, Exception):
-                # e.g. LOADING after a restart: the subscriptions may not be in place, so
-                # start over (the reader connects again and reports the gap).
-                log.warning("Redis refused a pub/sub command: %s", value)
-                self.transport.abort()
-                return
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        while self.pongs:
-            fut = self.pongs.popleft()
-            if not fut.done():
-                fut.set_exception(ConnectionError(f"lost the pub/sub connection to Redis: {exc or 'closed'}"))
-        self.queue.put_nowait(_LOST)
-
-
-class RedisSubscriber(_Connection[_SubProtocol]):
-    """Pub/sub on a lean connection of its own (``SUBSCRIBE``; not for Redis Cluster).
-
-    :meth:`messages` yields ``(channel, message)``; when the connection was lost while
-    something was subscribed, it connects again (backing off up to 2 s), subscribes again to
-    every channel, and yields ``("*", "reconnected")``: whatever was published meanwhile is
-    lost, so clients must resync."""
-
-    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
-        super().__init__(url, connect_timeout)
-        self.channels: set[str] = set()
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-
-    @property
-    def subscribed(self) -> bool:
-        return bool(self.channels)
-
-    def _protocol(self) -> _SubProtocol:
-        return _SubProtocol(self.queue)
-
-    async def _handshake(self, proto: _SubProtocol) -> None:
-        # No SELECT: pub/sub channels do not belong to a database.
-        auth = self._auth()
-        if auth is not None:
-            proto.send(auth)
-        if self.channels:
-            proto.send(("SUBSCRIBE", *sorted(self.channels)))
-        try:
-            await proto.sync()  # subscribed for real: nothing published from now on is missed
-        except BaseException:
-            proto.transport.abort()
-            raise
-
-    async def subscribe(self, channel: str) -> None:
-        self.channels.add(channel)
-        proto: _SubProtocol | None = None
-        try:
-            proto = await self._connection()
-            proto.send(("SUBSCRIBE", channel))
-            async with asyncio.timeout(self.connect_timeout):
-                await proto.sync()  # the caller reads the room next: it must not miss what follows
-        except BaseException:
-            self.channels.discard(channel)  # the caller is told it failed: not subscribed
-            if proto is not None and not proto.closed:
-                # Redis may still act on the SUBSCRIBE sent: start again on a new connection
-                # with exactly the channels wanted (their rooms resync, as after any loss).
-                proto.transport.abort()
-            raise
-
-    async def unsubscribe(self, channel: str) -> None:
-        self.channels.discard(channel)
-        proto = self._proto
-        if proto is not None and not proto.closed:
-            proto.send(("UNSUBSCRIBE", channel))
-
-    async def messages(self) -> AsyncGenerator[tuple[str, str], None]:
-        lost, delay = False, 0.1
-        while True:
-            proto = self._proto
-            if proto is None or proto.closed:
-                if not self.channels:
-                    lost = False  # nothing was subscribed: nothing to miss
-                    await asyncio.sleep(0.05)
-                    continue
-                try:
-                    await self._connection()
-                except OSError as exc:  # also a connect timeout
-                    if not lost:
-                        log.warning("lost the Redis pub/sub connection: %s", exc)
-                    lost = True
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 2.0)
-                    continue
-            if lost:
-                lost, delay = False, 0.1
-                log.info("Redis pub/sub connection is back")
-                yield "*", "reconnected"
-            item = await self.queue.get()
-            if item is _LOST:
-                if self.channels:
-                    if not lost:
-                        log.warning("lost the Redis pub/sub connection")
-                    lost = True
-                continue
-            yield item
+            return await self.execute("EVAL", script, len(keys), *keys, *args, wait=wait)

@@ -4,30 +4,44 @@ Every key of a room shares the hash tag ``{CODE}`` (``room:{CODE}`` holds the do
 ``room:{CODE}:aside`` those kept aside, ``room:{CODE}:log:NAME`` a document's log), so one
 Lua script can touch them atomically and the design runs unchanged on Redis Cluster. The
 room's channel is ``room:{CODE}``; on a cluster the store uses sharded pub/sub (``SPUBLISH``
-/ ``SSUBSCRIBE``, in :mod:`race.store.pubsub`). The documents' reads and commits and the room
-broadcasts go over the lean connections of :mod:`race.store.pipe` (plain ``redis://``), the
-rest through redis-py.
+/ ``SSUBSCRIBE``). The documents' reads and commits and the room broadcasts go over the lean
+connections of :mod:`race.store.pipe`: to the one Redis of a ``redis://`` URL, to the
+primary that Sentinel names (``redis+sentinel://``, :mod:`race.store.sentinel`), or to the
+master of the room's slot (``redis+cluster://``, :mod:`race.store.cluster`, with the sharded
+pub/sub of :mod:`race.store.sharded`); the rest goes through redis-py, and everything through
+redis-py for ``unix://`` and ``rediss://``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, TypeVar
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from .base import ASIDE, LISTED, Doc, KeptRoom, LogEntry, Roll, Store, StoreUnavailable
-from .pipe import RedisPipe, RedisSubscriber
-from .pubsub import DOWN, CountingPubSub, ShardedPubSub
+from .cluster import ClusterPipe, ranges, split_address
+from .pipe import RedisPipe
+from .pubsub import DOWN, CountingPubSub, RedisSubscriber
 from .scripts import BOARD_ADD, COMMIT, PRESENCE, READ, SPEND
+from .sentinel import SentinelURL
+from .sharded import ClusterSubscriber
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+#: Seconds that connecting to Redis, and any reply, may take before Redis counts as unreachable.
+TIMEOUT = 5.0
+#: Seconds between the sharded pub/sub's checks of the cluster's slot map and connections.
+CLUSTER_CHECK = 5.0
 
 
 def board_keys(group: str) -> tuple[str, str]:
@@ -43,51 +57,94 @@ def aside_key(room: str) -> str:
 
 
 class RedisStore(Store):
-    def __init__(self, url: str, *, ttl: int, cluster: bool = False) -> None:
+    """The store on Redis: ``redis://``, ``rediss://`` and ``unix://`` URLs (redis-py's),
+    ``redis+cluster://[[user]:password@]host:port[,host:port...]`` for Redis Cluster, and
+    ``redis+sentinel://...`` for a primary that Redis Sentinel names (:mod:`race.store.sentinel`)."""
+
+    def __init__(self, url: str, *, ttl: int) -> None:
         super().__init__(ttl=ttl)
+        parts = urlsplit(url)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        #: ``?wait_replicas=N``: a commit returns once N replicas have it (or ``wait_timeout_ms`` passed).
+        self.wait: tuple[int, int] | None = None
+        if "wait_replicas" in query or "wait_timeout_ms" in query:  # the store's, not redis-py's
+            replicas = int(query.pop("wait_replicas", ["0"])[-1])
+            timeout = int(query.pop("wait_timeout_ms", ["100"])[-1])
+            self.wait = (replicas, timeout) if replicas > 0 else None
+            url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
         self.url = url
-        self.cluster = cluster
+        self.cluster = url.startswith("redis+cluster://")
+        self.sentinel = url.startswith("redis+sentinel://")
         self._redis: Any = None
         self._pubsub: Any = None
+        self._sentinels: Any = None
         self._commit: Any = None
         self._rooms: set[str] = set()
-        self._pipe: RedisPipe | None = None  # the move path's lean connection (plain redis:// only)
-        self._sub: RedisSubscriber | None = None  # and its lean pub/sub connection
+        #: The lean connections: the move path's commands, and the room broadcasts.
+        self._pipe: RedisPipe | ClusterPipe | None = None
+        self._sub: RedisSubscriber | ClusterSubscriber | None = None
 
     async def connect(self) -> None:
+        name = f"race-{os.getpid()}"  # in CLIENT LIST: which process a connection is of
+        # A pooled connection left over from before a Redis restart fails once: retry
+        # connection errors quickly on a fresh connection (a retried commit is safe: it
+        # checks versions), and report an outage within a fraction of a second.
+        settings: dict[str, Any] = {
+            "decode_responses": True,
+            "socket_timeout": TIMEOUT,
+            "socket_connect_timeout": TIMEOUT,
+            "retry": Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
+            "retry_on_error": [RedisConnectionError],
+            "client_name": name,
+        }
         if self.cluster:
-            self._redis = aioredis.RedisCluster.from_url(self.url, decode_responses=True)
-        else:
-            # A pooled connection left over from before a Redis restart fails once: retry
-            # connection errors quickly on a fresh connection (a retried commit is safe: it
-            # checks versions), and report an outage within a fraction of a second.
-            self._redis = aioredis.Redis.from_url(
-                self.url,
-                decode_responses=True,
-                socket_timeout=5,
-                socket_connect_timeout=5,
-                retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
-                retry_on_error=[RedisConnectionError],
+            pipe = ClusterPipe(self.url, timeout=TIMEOUT, connect_timeout=TIMEOUT, name=f"{name}-cmd")
+            seeds = [ClusterNode(*split_address(a)) for a in pipe.slots.seeds]
+            self._redis = aioredis.RedisCluster(
+                startup_nodes=seeds, username=pipe.username, password=pipe.password, **settings
             )
+            self._pipe = pipe
+            self._sub = ClusterSubscriber(
+                pipe.slots, pipe.node_url, timeout=TIMEOUT, check=CLUSTER_CHECK, name=f"{name}-sub"
+            )
+        elif self.sentinel:
+            url = SentinelURL.parse(self.url)
+            self._sentinels = url.client(socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
+            self._redis = self._sentinels.master_for(
+                url.service, db=url.db, username=url.username, password=url.password, **settings
+            )
+            locate = partial(self._sentinels.discover_master, url.service)
+            self._pipe = RedisPipe(
+                url.primary_url, timeout=TIMEOUT, connect_timeout=TIMEOUT, locate=locate, name=f"{name}-cmd"
+            )
+            self._sub = RedisSubscriber(url.primary_url, connect_timeout=TIMEOUT, locate=locate, name=f"{name}-sub")
+        else:
+            self._redis = aioredis.Redis.from_url(self.url, **settings)
+            if self.url.startswith("redis://"):
+                self._pipe = RedisPipe(self.url, timeout=TIMEOUT, connect_timeout=TIMEOUT, name=f"{name}-cmd")
+                self._sub = RedisSubscriber(self.url, connect_timeout=TIMEOUT, name=f"{name}-sub")
+            else:
+                self._pubsub = CountingPubSub(self._redis.connection_pool)
+                if self.wait is not None:
+                    raise ValueError("wait_replicas needs a lean connection: a redis:// URL (or Sentinel, or Cluster)")
         self._commit = self._redis.register_script(COMMIT)
         self._read = self._redis.register_script(READ)
         self._board_add = self._redis.register_script(BOARD_ADD)
         self._presence = self._redis.register_script(PRESENCE)
         self._spend = self._redis.register_script(SPEND)
-        self._pubsub = ShardedPubSub(self._redis) if self.cluster else CountingPubSub(self._redis.connection_pool)
-        if not self.cluster and self.url.startswith("redis://"):
-            self._pipe = RedisPipe(self.url, timeout=5, connect_timeout=5)
-            self._sub = RedisSubscriber(self.url, connect_timeout=5)
 
     async def close(self) -> None:
-        if self._pipe is not None:
-            await self._pipe.close()
         if self._sub is not None:
             await self._sub.close()
+        if self._pipe is not None:
+            await self._pipe.close()
         if self._pubsub is not None:
             await self._pubsub.aclose()
         if self._redis is not None:
             await self._redis.aclose()
+        if self._sentinels is not None:
+            for client in self._sentinels.sentinels:
+                await client.aclose()
 
     async def _call(self, fn: Callable[[], Awaitable[T]]) -> T:
         try:
@@ -95,15 +152,35 @@ class RedisStore(Store):
         except DOWN as exc:
             raise StoreUnavailable(f"Redis is unavailable: {exc}") from None
 
-    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+    async def _script(self, script: Any, keys: list[str], args: list[Any], wait: Any = None) -> Any:
         """Run a registered Lua script: over the lean connection when there is one."""
         if self._pipe is not None:
             pipe = self._pipe
-            return await self._call(lambda: pipe.evalsha(script.sha, script.script, keys, args))
+            return await self._call(lambda: pipe.evalsha(script.sha, script.script, keys, args, wait))
         return await self._call(lambda: script(keys=keys, args=args))
 
     async def ping(self) -> None:
-        await self._call(self._redis.ping)
+        if isinstance(self._pipe, ClusterPipe):
+            await self.health()
+        else:
+            await self._call(self._redis.ping)
+
+    async def health(self) -> dict[str, object]:
+        """On a cluster, every master is PINGed: when some do not answer (after the slot map
+        is read again), the answer is ``degraded`` and names them with their slots, whose rooms
+        are unavailable; when none does, Redis is unavailable."""
+        if not isinstance(self._pipe, ClusterPipe):
+            return await super().health()
+        pipe = self._pipe
+        answers, orphans = await self._call(pipe.survey)
+        if not any(answers.values()):
+            raise StoreUnavailable("Redis Cluster is unavailable: no master answers")
+        down = [f"{a} (slots {ranges(pipe.slots.masters.get(a, []))})" for a, ok in answers.items() if not ok]
+        if orphans:
+            down.append(f"slots {ranges(orphans)} (no master)")
+        if down:
+            return {"status": "degraded", "detail": "part of Redis Cluster cannot be reached", "unreachable": down}
+        return {"status": "ok"}
 
     async def read(self, room: str, names: Sequence[str]) -> list[Doc | None]:
         values: list[str | None]
@@ -152,11 +229,17 @@ class RedisStore(Store):
         args += [log[0], log[1]] if log else ["", ""]
         args += [key, publish, self._publish_cmd] if publish is not None else ["", "", ""]
         keys = [key, f"{key}:log:{log[0]}" if log else key, aside_key(room)]
-        result = await self._script(self._commit, keys, args)
+        result = await self._script(self._commit, keys, args, self.wait)
         return bool(result)
 
     async def log_since(self, room: str, name: str, version: int) -> list[LogEntry] | None:
-        raw = await self._call(lambda: self._redis.lrange(f"{room_key(room)}:log:{name}", 0, -1))
+        key = f"{room_key(room)}:log:{name}"
+        raw: list[str]
+        if self._pipe is not None:
+            pipe = self._pipe
+            raw = await self._call(lambda: pipe.execute("LRANGE", key, 0, -1))
+        else:
+            raw = await self._call(lambda: self._redis.lrange(key, 0, -1))
         entries = []
         for item in raw:
             v, _, data = item.partition("|")
@@ -184,8 +267,9 @@ class RedisStore(Store):
 
     async def publish(self, room: str, message: str) -> None:
         key = room_key(room)
-        if self.cluster:
-            await self._call(lambda: self._redis.execute_command("SPUBLISH", key, message))
+        if self._pipe is not None:
+            pipe = self._pipe
+            await self._call(lambda: pipe.execute(self._publish_cmd, key, message))
         else:
             await self._call(lambda: self._redis.publish(key, message))
 
@@ -195,8 +279,6 @@ class RedisStore(Store):
             if self._sub is not None:
                 sub = self._sub
                 await self._call(lambda: sub.subscribe(room_key(room)))
-            elif self.cluster:
-                await self._call(lambda: self._pubsub.ssubscribe(room_key(room)))
             else:
                 await self._call(lambda: self._pubsub.subscribe(room_key(room)))
         except BaseException:
@@ -208,23 +290,17 @@ class RedisStore(Store):
         if self._sub is not None:
             sub = self._sub
             await self._call(lambda: sub.unsubscribe(room_key(room)))
-            return
-        if self.cluster:
-            await self._call(lambda: self._pubsub.sunsubscribe(room_key(room)))
         else:
             await self._call(lambda: self._pubsub.unsubscribe(room_key(room)))
 
     async def messages(self) -> AsyncIterator[tuple[str, str]]:
         """Yields room messages; after an outage it yields ``("*", "reconnected")`` once
-        Redis is back, since messages published meanwhile are lost and clients need resync."""
+        Redis is back, since messages published meanwhile are lost and clients need resync
+        (on a cluster, ``(room, RESYNC)`` for each room whose master was lost or changed)."""
         if self._sub is not None:
             async for channel, message in self._sub.messages():
                 yield channel if channel == "*" else channel[channel.index("{") + 1 : channel.rindex("}")], message
             return
-        if self.cluster:
-            while True:
-                channel, message = await self._pubsub.queue.get()
-                yield channel if channel == "*" else channel[channel.index("{") + 1 : channel.rindex("}")], message
         delay = 0.1
         broken, seen = False, self._pubsub.reconnects
         while True:
@@ -244,7 +320,7 @@ class RedisStore(Store):
                 broken, delay, seen = False, 0.1, self._pubsub.reconnects
                 log.info("Redis pub/sub connection is back")
                 yield "*", "reconnected"
-            if msg is None or msg.get("type") not in ("message", "smessage"):
+            if msg is None or msg.get("type") != "message":
                 continue
             channel = msg["channel"]
             yield channel[channel.index("{") + 1 : channel.rindex("}")], msg["data"]

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from redis.exceptions import BusyLoadingError, MasterDownError, NoScriptError, ReadOnlyError, ResponseError
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterDownError,
+    MasterDownError,
+    MovedError,
+    NoScriptError,
+    ReadOnlyError,
+    ResponseError,
+    TryAgainError,
+)
 
 #: What :func:`parse` returns for a reply not yet complete in the buffer.
 INCOMPLETE = object()
@@ -21,7 +31,11 @@ _ERRORS: dict[str, type[Exception]] = {
     "LOADING": BusyLoadingError,
     "READONLY": ReadOnlyError,
     "MASTERDOWN": MasterDownError,
+    "TRYAGAIN": TryAgainError,
+    "CLUSTERDOWN": ClusterDownError,
 }
+#: Redis Cluster's redirections, made from the words after the code (``SLOT HOST:PORT``).
+_REDIRECTS: dict[str, type[Exception]] = {"MOVED": MovedError, "ASK": AskError}
 
 
 def encode(args: tuple[Any, ...]) -> bytes:
@@ -43,11 +57,13 @@ def encode(args: tuple[Any, ...]) -> bytes:
 
 def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
     """One RESP2 reply at ``buf[pos:]`` and the position after it, or ``(INCOMPLETE, pos)``.
-    Bulk strings are decoded as UTF-8; an error reply is returned as an exception, like
-    redis-py's: ``NOSCRIPT`` a NoScriptError, ``LOADING`` (a restarted Redis still reading its
-    data) a BusyLoadingError, which is a connection error, ``READONLY`` (a primary demoted to a
-    replica by a failover) a ReadOnlyError, ``MASTERDOWN`` (a replica cut off from its
-    primary) a MasterDownError, anything else a ResponseError."""
+        Bulk strings are decoded as UTF-8; an error reply is returned as an exception, like
+        redis-py's: ``NOSCRIPT`` a NoScriptError, ``LOADING`` (a restarted Redis still reading its
+        data) a BusyLoadingError, which is a connection error, ``READONLY`` (a primary demoted to a
+        replica by a failover) a ReadOnlyError, ``MASTERDOWN`` (a replica cut off from its
+        primary) a MasterDownError; Redis Cluster's ``MOVED`` and ``ASK`` a MovedError and an AskError
+    (with the slot and the address), ``TRYAGAIN`` a TryAgainError, ``CLUSTERDOWN`` a
+    ClusterDownError; anything else a ResponseError."""
     end = buf.find(b"\r\n", pos)
     if end < 0:
         return INCOMPLETE, pos
@@ -79,7 +95,10 @@ def parse(buf: bytearray, pos: int) -> tuple[Any, int]:
         return buf[pos + 1 : end].decode(), end + 2
     if kind == 45:  # - error
         text = buf[pos + 1 : end].decode()
-        return _ERRORS.get(text.split(" ", 1)[0], ResponseError)(text), end + 2
+        code, _, rest = text.partition(" ")
+        if code in _REDIRECTS:
+            return _REDIRECTS[code](rest), end + 2
+        return _ERRORS.get(code, ResponseError)(text), end + 2
     raise ConnectionError(f"unexpected reply from Redis: {bytes(buf[pos : pos + 20])!r}")
 
 

@@ -1,5 +1,6 @@
 """The contract's store: every backend and transport a URL can select (the memory store, the
-SQLite store in a throwaway file, Redis over TCP, over a unix socket, and a Redis Cluster)."""
+SQLite store in a throwaway file, Redis over TCP, over a unix socket, a Redis Cluster, and a
+primary that Redis Sentinel names)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from race.store import Store, open_store
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "unix", "cluster"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "unix", "cluster", "sentinel"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     urls: dict[str, Callable[[], str]] = {
         "memory": lambda: "memory://",
@@ -20,6 +21,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     urls["redis"] = lambda: request.getfixturevalue("redis_url")
     urls["unix"] = lambda: request.getfixturevalue("redis_unix_url")
     urls["cluster"] = lambda: request.getfixturevalue("redis_cluster_url")
+    urls["sentinel"] = lambda: request.getfixturevalue("redis_sentinel_url")
     url = urls[request.param]()
     s = open_store(url, ttl=3600)
     await s.connect()

@@ -11,7 +11,9 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MasterDownError, NoScriptError, ReadOnlyError, ResponseError
 
-from race.store.pipe import RedisPipe, RedisSubscriber
+from race.store import open_store
+from race.store.pipe import RedisPipe
+from race.store.pubsub import RedisSubscriber
 from race.store.resp import INCOMPLETE, encode, parse
 from race.store.scripts import COMMIT
 from tests.support.processes import RedisServer
@@ -225,3 +227,52 @@ async def test_subscriber_reports_a_redis_restart_and_subscribes_again() -> None
         await sub.close()
         await pipe.close()
         server.stop()
+
+
+async def test_writes_that_wait_for_a_replica_have_reached_it(caplog: pytest.LogCaptureFixture) -> None:
+    """``wait``: a command returns once a replica has it, with one WAIT for the commands sent
+    together; when no replica answers in time the command is still done (and it is logged)."""
+    primary = RedisServer()
+    replica = RedisServer("--appendonly", "no", "--replicaof", "127.0.0.1", str(primary.port))
+    pipe, reader = RedisPipe(primary.url), RedisPipe(replica.url)
+    try:
+        async with asyncio.timeout(10):
+            while "master_link_status:up" not in await reader.execute("INFO", "replication"):
+                await asyncio.sleep(0.02)
+        await pipe.execute("CONFIG", "RESETSTAT")
+        keys = [f"waited:{i}" for i in range(40)]
+        assert await asyncio.gather(*(pipe.execute("SET", k, "v", wait=(1, 5000)) for k in keys)) == ["OK"] * 40
+        assert await asyncio.gather(*(reader.execute("GET", k) for k in keys)) == ["v"] * 40  # on the replica
+        stats = await pipe.execute("INFO", "commandstats")
+        waits = int(stats.split("cmdstat_wait:calls=")[1].split(",")[0])
+        assert 1 <= waits <= 5  # one per batch, not one per command
+
+        replica.stop()
+        assert await pipe.execute("SET", "alone", "v", wait=(1, 100)) == "OK"
+        assert "a write reached 0 of 1 replicas within 100 ms" in caplog.text
+        assert await pipe.execute("GET", "alone") == "v"
+    finally:
+        await pipe.close()
+        await reader.close()
+        replica.stop()
+        primary.stop()
+
+
+async def test_a_store_url_asks_commits_to_wait_for_replicas() -> None:
+    primary = RedisServer()
+    replica = RedisServer("--appendonly", "no", "--replicaof", "127.0.0.1", str(primary.port))
+    store = open_store(primary.url + "?wait_replicas=1&wait_timeout_ms=5000", ttl=60)
+    reader = RedisPipe(replica.url)
+    await store.connect()
+    try:
+        async with asyncio.timeout(10):
+            while "master_link_status:up" not in await reader.execute("INFO", "replication"):
+                await asyncio.sleep(0.02)
+        for version in range(5):
+            assert await store.commit("W", expect={"meta": version}, write={"meta": str(version)})
+            assert await reader.execute("HGET", "room:{W}", "v:meta") == str(version + 1)  # already there
+    finally:
+        await store.close()
+        await reader.close()
+        replica.stop()
+        primary.stop()

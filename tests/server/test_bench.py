@@ -119,3 +119,16 @@ def test_bench_store_measures_commits_reads_and_moves_on_each_embedded_store() -
     ]
     assert [m[0] for m in moves] == ["memory", "sqlite-normal"] and moves[0][2] == "1.00x"
     assert all(float(m[1]) > float(m[3]) > 0 for m in moves)  # a move's CPU, and the store's part of it
+
+
+def test_bench_starts_a_cluster_of_its_own_and_compares_it(redis_url: str, tmp_path: Path) -> None:
+    args = ["--players", "4", "--rooms", "2", "--seconds", "1", "--warmup", "0.2", "--rounds", "1"]
+    args += ["--stores", "redis,cluster", "--redis-url", redis_url, "--spectators", "0", "--crowd", "0"]
+    done = subprocess.run(
+        [sys.executable, "-m", "race", "bench", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for row in ("race (redis)", "race (cluster)", "echo (cluster)", "fan-out (cluster)"):
+        assert row in done.stdout
+    assert "goal: cluster server CPU per move <= 1.2x one Redis's: " in done.stdout
+    assert "against each one's fan-out echo" in done.stdout

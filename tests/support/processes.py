@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -269,99 +268,6 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
-
-
-def cluster_port() -> int:
-    """A free port whose cluster bus port (the port + 10000) is free as well."""
-    for _ in range(100):
-        port = free_port()
-        if port + 10000 > 65535:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError("no free port pair for a cluster node")
-
-
-class RedisCluster:
-    """A throwaway Redis Cluster of three masters (no replicas) on free ports, each in its
-    own temporary directory; ready when every node reports ``cluster_state:ok``. ``extra``
-    arguments go to every redis-server (persistence is off unless they turn it on)."""
-
-    def __init__(self, *extra: str, masters: int = 3) -> None:
-        self.nodes: list[RedisServer] = []
-        self.args = (
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            "nodes.conf",
-            *(extra or ("--appendonly", "no")),
-        )
-        try:
-            for _ in range(masters):
-                self.nodes.append(RedisServer(*self.args, pick=cluster_port))
-            cli = shutil.which("redis-cli")
-            if cli is None:
-                raise RuntimeError("redis-cli is not installed; the test command installs it")
-            self._cli = cli
-            addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
-            create = [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"]
-            done = subprocess.run(create, capture_output=True, text=True, timeout=60)
-            if done.returncode != 0 or "[OK] All 16384 slots covered" not in done.stdout:
-                raise RuntimeError(f"redis-cli --cluster create failed:\n{done.stdout}\n{done.stderr}")
-            for node in self.nodes:
-                self._wait_ok(node.port)
-        except BaseException:
-            self.stop()
-            raise
-        self.ports = [n.port for n in self.nodes]
-        self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
-
-    def _wait_ok(self, port: int) -> None:
-        """Poll ``CLUSTER INFO`` (bounded) until this node sees the whole cluster as ok."""
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            info = subprocess.run(
-                [self._cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True, timeout=10
-            ).stdout
-            if "cluster_state:ok" in info and f"cluster_known_nodes:{len(self.nodes)}" in info:
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"the cluster node on port {port} never reached cluster_state:ok")
-
-    def restart(self, i: int) -> None:
-        """``kill -9`` master ``i`` and start it again on its port and directory (it keeps its
-        cluster identity from ``nodes.conf``); return when the cluster is ok again."""
-        node = self.nodes[i]
-        node.kill()
-        self.nodes[i] = RedisServer(*self.args, port=node.port, directory=node.dir)
-        for n in self.nodes:
-            self._wait_ok(n.port)
-
-    def _cli_call(self, port: int, *args: str) -> str:
-        done = subprocess.run([self._cli, "-p", str(port), *args], capture_output=True, text=True, timeout=30)
-        if done.returncode != 0 or done.stdout.startswith("ERR"):
-            raise RuntimeError(f"redis-cli {' '.join(args)} on {port}: {done.stdout}{done.stderr}")
-        return done.stdout.strip()
-
-    def move_slot(self, slot: int, source: int, target: int) -> None:
-        """Move hash slot ``slot`` with its keys from the master on port ``source`` to the one
-        on ``target``, the way ``redis-cli --cluster reshard`` does: importing, migrating,
-        ``MIGRATE`` of every key, then the new owner announced to every master."""
-        target_id = self._cli_call(target, "cluster", "myid")
-        self._cli_call(target, "cluster", "setslot", str(slot), "importing", self._cli_call(source, "cluster", "myid"))
-        self._cli_call(source, "cluster", "setslot", str(slot), "migrating", target_id)
-        while keys := self._cli_call(source, "cluster", "getkeysinslot", str(slot), "100").split():
-            self._cli_call(source, "migrate", "127.0.0.1", str(target), "", "0", "5000", "keys", *keys)
-        for port in (target, source, *(p for p in self.ports if p not in (source, target))):
-            self._cli_call(port, "cluster", "setslot", str(slot), "node", target_id)
-
-    def stop(self) -> None:
-        for node in self.nodes:
-            node.stop()
 
 
 class FailingOnce(MemoryStore):
