@@ -11,7 +11,7 @@ import { createStore } from "./model/store.js";
 import { isOut } from "./model/words.js";
 import { Link } from "./net.js";
 
-const PENDING_TIMEOUT_MS = 5000; // a move (or a hint) unanswered this long is given up
+const REPLY_WAIT_MS = 5000; // a move (or a hint) unanswered this long is given up, unless hello says
 const RESYNC_MS = 1500; // at most one resync so often
 
 function clientId() {
@@ -163,7 +163,7 @@ export class Seat {
       if (this.state.pending?.id !== id) return;
       this.store.dispatch({ type: "unanswered", id });
       this.resync();
-    }, PENDING_TIMEOUT_MS);
+    }, this.replyWaitMs());
     return true;
   }
 
@@ -173,6 +173,11 @@ export class Seat {
     if (s.gone !== null) return;
     if (s.kicked) toast("This seat is now played in another window; press “Play here” to play here", "error");
     else if (!this.link.send(msg)) toast("Not connected; reconnecting…", "error");
+  }
+
+  /** How long an answer may take: the server's ``reply_wait_ms`` (a setting). */
+  replyWaitMs() {
+    return this.link.hello?.reply_wait_ms ?? REPLY_WAIT_MS;
   }
 
   play(text) {
@@ -191,7 +196,7 @@ export class Seat {
   hint() {
     const s = this.state;
     if (!canAct(s) || isOut(s.mine)) return;
-    if (this.hintAsked !== null && performance.now() - this.hintAsked < PENDING_TIMEOUT_MS) return;
+    if (this.hintAsked !== null && performance.now() - this.hintAsked < this.replyWaitMs()) return;
     if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
 
