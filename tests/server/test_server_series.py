@@ -181,14 +181,15 @@ async def test_an_arena_of_three_rounds_with_a_late_joiner(served: Server) -> No
         for c in players[1:]:
             await c.expect("room", where=offered(rnd))
             await c.send({"type": "answer", "accept": True})
-        return (await ann.expect("room", where=phase_is("lobby", rnd + 1)))["room"]
+        lobby: dict[str, Any] = (await ann.expect("room", where=phase_is("lobby", rnd + 1)))["room"]
+        return lobby
 
     async def play(rnd: int, order: list[Client], everyone: list[Client]) -> dict[str, Any]:
         """Round ``rnd``, in which the players of ``order`` place in that order."""
         state = await start(rnd, ann, *[c for c in everyone if c is not ann])
         for i, c in enumerate(order):
             await shuffle_and_resign(c, i, state if c is ann else None)
-        room = (await ann.expect("room", where=phase_is("over", rnd)))["room"]
+        room: dict[str, Any] = (await ann.expect("room", where=phase_is("over", rnd)))["room"]
         deals.append(room["deal"])
         return room
 
