@@ -5,6 +5,8 @@
 // (the round trip with the smallest delay wins), so every timer counts from the server's
 // own start time.
 
+import { t } from "./i18n.js";
+
 /** Each link's "status" events: `detail` connecting, online, offline, replaced or idle. */
 export const linkStatus = new EventTarget();
 
@@ -85,13 +87,13 @@ export class Link {
       if (event.code === 4001) {
         this.stopped = true;
         this.status("replaced");
-        this.handlers.onKicked?.(event.reason || "this seat was opened in another window");
+        this.handlers.onKicked?.(t("seat.kicked"));
         return;
       }
       if (event.code === 4002) {
         this.stopped = true;
         this.status("idle");
-        this.handlers.onRemoved?.(event.reason || "the host removed you from this room");
+        this.handlers.onRemoved?.(t("seat.removed"));
         return;
       }
       if (this.stopped) return;
