@@ -7,6 +7,7 @@
 //   /me          my games (this device's)
 
 import { store } from "./dom.js";
+import { chooseLang, lang, LANGUAGES, t } from "./i18n.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
@@ -20,20 +21,39 @@ import { ROOM_CODE_TEXT } from "./wire.js";
 
 const root = document.getElementById("app");
 const connection = document.querySelector("[data-testid=connection]");
-const STATUS_WORDS = { connecting: "connecting…", offline: "reconnecting…" };
+const STATUS_WORDS = { connecting: "conn.connecting", offline: "conn.offline" };
 let current = null;
 
 linkStatus.addEventListener("status", ({ detail }) => {
   connection.dataset.state = detail;
-  connection.textContent = STATUS_WORDS[detail] ?? "";
+  connection.textContent = STATUS_WORDS[detail] ? t(STATUS_WORDS[detail]) : "";
 });
+
+// The page's language (i18n.js chose it: the switch's choice, else the browser's), and the
+// top bar's switch, remembered. Switching reloads the page in the other language: a seat
+// resumes where it was, as after any reload.
+document.documentElement.lang = lang();
+const langSwitch = document.querySelector("[data-testid=lang]");
+langSwitch.replaceChildren(...LANGUAGES.map(({ code, name }) => new Option(name, code, false, code === lang())));
+langSwitch.querySelectorAll("option").forEach((o) => (o.lang = o.value));
+langSwitch.value = lang();
+langSwitch.setAttribute("aria-label", t("top.language"));
+langSwitch.title = t("top.language");
+document.querySelector("[data-testid=lang-label] .sr-only")?.remove();
+langSwitch.addEventListener("change", () => {
+  chooseLang(langSwitch.value);
+  location.reload();
+});
+document.querySelector(".fc-word").textContent = ` ${t("top.fourColour")}`;
+document.querySelector("[data-testid=four-colour]").title = t("top.fourColour");
+document.querySelector(".mute-label").textContent = ` ${t("top.mute")}`;
 
 // The top bar's preferences, remembered: sounds muted, and a four-colour deck.
 const mute = document.querySelector("[data-testid=mute]");
 const showMute = (muted) => {
   mute.setAttribute("aria-pressed", String(muted));
-  mute.querySelector(".mute-word").textContent = muted ? "off" : "on";
-  mute.title = muted ? "Sounds off" : "Sounds on";
+  mute.querySelector(".mute-word").textContent = t(muted ? "top.soundOff" : "top.soundOn");
+  mute.title = t(muted ? "top.soundsOff" : "top.soundsOn");
 };
 sound.listeners.add(showMute);
 showMute(sound.muted);
@@ -76,7 +96,7 @@ function route(handoff = null) {
   } else if (/^\/daily\/?$/.test(path)) {
     current = dailyView(root, { navigate });
   } else {
-    document.title = "Crescent Race";
+    document.title = t("site.name");
     current = homeView(root, { navigate });
   }
 }

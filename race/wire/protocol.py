@@ -58,6 +58,8 @@ SpectatorDelay = Literal[0, 15, 60]  # seconds the spectators' view runs behind 
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
 DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
 Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.rooms.ghosts.MAX_GHOSTS
+MatchTarget = Literal[1, 2, 3, 4]  # race.rooms.series.MATCH_TARGETS
+ArenaRounds = Annotated[int, msgspec.Meta(ge=3, le=10)]  # race.rooms.series.ARENA_ROUNDS
 
 
 class ProtocolError(Exception):
@@ -91,6 +93,10 @@ class Create(_Msg, tag="create", frozen=True):
     device: DeviceKey | None = None
     token: Token | None = None
     spectator_delay: SpectatorDelay | None = None
+    #: Play the room as a match, first to this many wins; or as an arena of this many rounds
+    #: (one or the other: see ``race.rooms.series``).
+    match: MatchTarget | None = None
+    arena: ArenaRounds | None = None
 
 
 class Join(_Msg, tag="join", frozen=True):
@@ -152,11 +158,18 @@ class Resign(_Msg, tag="resign", frozen=True):
 
 
 class Rematch(_Msg, tag="rematch", frozen=True):
-    """A new round once the race is over: a new deal (``deal``, random when absent), or with
-    ``ghosts`` the same deal, the round's players raced again as ghosts."""
+    """Offer a new round once the race is over (or say yes to the offer standing on these
+    terms): a new deal (``deal``, random when absent), or with ``ghosts`` the same deal, the
+    round's players raced again as ghosts. It opens once everyone still in the room said yes."""
 
     deal: DealNumber | None = None
     ghosts: bool = False
+
+
+class Answer(_Msg, tag="answer", frozen=True):
+    """Say yes or no to the rematch offered; a no withdraws the offer."""
+
+    accept: bool
 
 
 class Leave(_Msg, tag="leave", frozen=True):
@@ -213,7 +226,7 @@ class Leaderboard(_Msg, tag="leaderboard", frozen=True):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Sync | Daily | Leaderboard | Leave | Remove | End | Tutorial)
+) | (Sync | Daily | Leaderboard | Leave | Remove | End | Tutorial | Answer)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

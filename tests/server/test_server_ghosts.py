@@ -106,6 +106,8 @@ async def test_a_rematch_against_the_ghosts_is_the_same_deal_with_the_round_race
     refused = await ann.request({"type": "rematch", "ghosts": True, "deal": 3})
     assert (refused["type"], refused["code"]) == ("error", "bad_ghosts"), refused
     await bob.send({"type": "rematch", "ghosts": True})
+    await ann.expect("room", where=lambda m: "offer" in m["room"]["series"])
+    await ann.send({"type": "answer", "accept": True})
     lobby = await ann.expect("room", where=lambda m: m["room"]["round"] == 2)
     room = lobby["room"]
     assert (room["deal"], room["round"]) == (line["deal"], 2)
