@@ -383,6 +383,19 @@ class RedisStore(Store):
         data: str | None = await self._call(lambda: self._redis.get(f"record:{rid}"))
         return data
 
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
+        # Its own key (and slot), expiring with the record: at most as late as the record does.
+        left: int = await self._call(lambda: self._redis.pttl(f"record:{rid}"))
+        if left <= 0:
+            return False
+        ms = left if ttl is None else min(left, ttl * 1000)
+        done = await self._call(lambda: self._redis.set(f"analysis:{rid}", data, px=ms, nx=fresh))
+        return bool(done)
+
+    async def analysis_get(self, rid: str) -> str | None:
+        data: str | None = await self._call(lambda: self._redis.get(f"analysis:{rid}"))
+        return data
+
     async def record_list(self, key: str, start: int, count: int) -> list[str]:
         ids: list[str] = await self._call(lambda: self._redis.lrange(f"records:{{{key}}}", start, start + count - 1))
         return ids
