@@ -384,12 +384,14 @@ class RedisStore(Store):
         return data
 
     async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
-        # Its own key (and slot), expiring with the record: at most as late as the record does.
-        left: int = await self._call(lambda: self._redis.pttl(f"record:{rid}"))
-        if left <= 0:
+        # Its own key (and slot), expiring when the record does (PEXPIRETIME: Redis 7), or sooner.
+        at: int = await self._call(lambda: self._redis.execute_command("PEXPIRETIME", f"record:{rid}"))
+        if at <= 0:
             return False
-        ms = left if ttl is None else min(left, ttl * 1000)
-        done = await self._call(lambda: self._redis.set(f"analysis:{rid}", data, px=ms, nx=fresh))
+        if ttl is not None:
+            now_s, now_us = await self._call(self._redis.time)
+            at = min(at, now_s * 1000 + now_us // 1000 + ttl * 1000)
+        done = await self._call(lambda: self._redis.set(f"analysis:{rid}", data, pxat=at, nx=fresh))
         return bool(done)
 
     async def analysis_get(self, rid: str) -> str | None:
