@@ -267,7 +267,7 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")
     expect(ap.get_by_test_id("start")).to_be_visible()
     expect(bp.get_by_test_id("start")).to_have_count(0)
-    expect(bp.get_by_test_id("host-line")).to_have_text("Alice hosts this room.")
+    expect(bp.get_by_test_id("lobby").get_by_test_id("host-line")).to_have_text("Alice hosts this room.")
 
 
 def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text(browsing: Browsing) -> None:
