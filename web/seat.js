@@ -12,7 +12,7 @@ import { isOut } from "./model/words.js";
 import { errorText, t } from "./i18n.js";
 import { Link } from "./net.js";
 
-const PENDING_TIMEOUT_MS = 5000; // a move (or a hint) unanswered this long is given up
+const REPLY_WAIT_MS = 5000; // a move (or a hint) unanswered this long is given up, unless hello says
 const RESYNC_MS = 1500; // at most one resync so often
 
 function clientId() {
@@ -157,7 +157,7 @@ export class Seat {
       if (this.state.pending?.id !== id) return;
       this.store.dispatch({ type: "unanswered", id });
       this.resync();
-    }, PENDING_TIMEOUT_MS);
+    }, this.replyWaitMs());
     return true;
   }
 
@@ -167,6 +167,11 @@ export class Seat {
     if (s.gone !== null) return;
     if (s.kicked) toast(t("seat.elsewhere"), "error");
     else if (!this.link.send(msg)) toast(t("seat.notConnected"), "error");
+  }
+
+  /** How long an answer may take: the server's ``reply_wait_ms`` (a setting). */
+  replyWaitMs() {
+    return this.link.hello?.reply_wait_ms ?? REPLY_WAIT_MS;
   }
 
   play(text) {
@@ -185,7 +190,7 @@ export class Seat {
   hint() {
     const s = this.state;
     if (!canAct(s) || isOut(s.mine)) return;
-    if (this.hintAsked !== null && performance.now() - this.hintAsked < PENDING_TIMEOUT_MS) return;
+    if (this.hintAsked !== null && performance.now() - this.hintAsked < this.replyWaitMs()) return;
     if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
 

@@ -202,7 +202,7 @@ def share_base(request: Request, settings: Settings) -> str:
     return share.share_base(own, request.url.hostname or "", settings.share_origin)
 
 
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT + "/?")  # as web/app.js routes /r/CODE and /watch/CODE
 REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 

@@ -28,8 +28,17 @@ Difficulty = Literal["easy", "medium", "hard"]
 # (\Z, not $: "$" also matches before a last newline.)
 SEAT_ID = r"^s[1-9][0-9]{0,5}\Z"
 ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
-RECORD_ID = r"^[A-Za-z0-9_-]{12}\Z"
+RECORD_ID_TEXT = "[A-Za-z0-9_-]{12}"  # race.rooms.record.new_id
+RECORD_ID = rf"^{RECORD_ID_TEXT}\Z"
 DEVICE_KEY = r"^[A-Za-z0-9_-]{22,64}\Z"
+#: A room code as a link or a request may carry it (codes are made of fewer letters:
+#: race.rooms.model.CODE_ALPHABET; a code is read in upper case).
+ROOM_CODE_TEXT = "[A-Za-z0-9]{1,16}"
+ROOM_CODE = rf"^{ROOM_CODE_TEXT}\Z"
+#: The close codes of a connection the server ends for good: the seat was opened in another
+#: window, or the host removed the player.
+CLOSE_REPLACED = 4001
+CLOSE_REMOVED = 4002
 #: What a pattern asks for, in words, for the error message.
 _PATTERN_WORDS = {
     SEAT_ID: "a seat such as s2",

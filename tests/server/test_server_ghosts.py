@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.processes import Client, Server
 from tests.support.races import ann_wins_bob_resigns
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])
@@ -27,7 +27,7 @@ def served(request: pytest.FixtureRequest) -> Iterator[Server]:
 async def won_game(server: Server, name: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """``name`` wins the checked-in line in a solo race; the game's record id, the line,
     and the last state."""
-    line = winning_line()
+    line = first_winning_line()
     client = await Client.connect(server.ws_url)
     created = await client.request(
         {"type": "create", "name": name, "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"

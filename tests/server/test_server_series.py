@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.processes import Client, Server
 from tests.support.races import ann_wins_bob_resigns
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module", params=["embedded", "redis"])
@@ -138,7 +138,7 @@ async def test_a_match_to_two_wins_keeps_the_score_and_names_its_winner(served: 
 
 
 async def test_an_open_series_counts_every_round_a_solo_win_too(served: Server) -> None:
-    line = winning_line()
+    line = first_winning_line()
     ann = await Client.connect(served.ws_url)
     await ann.request(
         {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"

@@ -432,9 +432,9 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
 async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() -> None:
     """The win is committed, then the store fails before the race is ended: the client gets
     ``unavailable``. Its retry (same id) is a duplicate, and ends the race after all."""
-    from tests.support.web import winning_line
+    from tests.support.winning_lines import first_winning_line
 
-    line = winning_line()
+    line = first_winning_line()
     store = FailingOnce(ttl=3600)
     service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")

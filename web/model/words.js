@@ -107,7 +107,7 @@ export function limitText(seconds) {
   return [min ? t("time.min", { n: min }) : "", sec ? t("time.s", { n: sec }) : ""].filter(Boolean).join(" ");
 }
 
-export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
+export { NAME_MAX } from "../wire.js"; // characters in a nickname
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The length of a nickname as the server counts it: characters as a reader sees them

@@ -6,6 +6,7 @@ import { errorText, t } from "../i18n.js";
 import { count, difficultyText } from "../model/words.js";
 import { Link, RETRY_MS } from "../net.js";
 import { WELCOMED_KEY } from "./howto.js";
+import { ROOM_CODE_TEXT } from "../wire.js";
 
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 // What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
@@ -207,7 +208,7 @@ export function homeView(root, { navigate }) {
     // Codes are letters and digits; people paste them with spaces or dashes ("ABC-1234").
     const c = code.value.replace(/[\s-]/g, "").toUpperCase();
     if (!c) return;
-    if (!/^[A-Z0-9]{1,16}$/.test(c)) {
+    if (!new RegExp(`^${ROOM_CODE_TEXT}$`).test(c)) {
       toast(t("home.badCode"), "error");
       return;
     }
