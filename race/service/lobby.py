@@ -191,6 +191,7 @@ class Lobby:
         def reset(meta: Meta, seat: Seat) -> None:
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
+            seat.acts, seat.logged, seat.hints, seat.hint_act = [], 0, 0, -1  # (the last round's are on the record)
 
         await self._change_meta(session, change, reset, ghosts_doc, listed=True)
         return []

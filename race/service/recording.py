@@ -10,6 +10,7 @@ import msgspec
 
 from race.engine import Game
 from race.rooms.events import RaceOver
+from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import RecordError, check, encode, new_id
 from race.service.solver_lines import SolverLines
@@ -36,7 +37,7 @@ async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tu
     """Put every seat's game of a race just over on the record for ``ttl`` seconds, with its
     place in the race, listed under the room and its player's device, each checked by
     replaying it: one that does not replay is not kept, and the error is logged."""
-    places = {row["seat"]: row["place"] for row in ranking(seats)}
+    places = {row["seat"]: row["place"] for row in ranking(seats, hint_penalty_ms=penalty_ms(meta))}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
         chunks = acts_keys(seat)
