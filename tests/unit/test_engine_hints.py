@@ -45,9 +45,9 @@ def test_medium_deal_1_no_longer_goes_round_in_circles() -> None:
     game = Game.deal(1, "medium")
     seen = {position_hash(game)}
     for _ in range(100):
-        hint = game.hint()
-        assert hint is not None
-        game.play(hint)
+        rule_books = game.hint()
+        assert rule_books is not None
+        game.play(rule_books)
         if position_hash(game) in seen:
             break
         seen.add(position_hash(game))
