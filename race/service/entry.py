@@ -278,6 +278,7 @@ class Entry:
                 status=Status.STARTED,
                 seats=["s1"],
                 kind=Kind.TUTORIAL,
+                hints="free",  # (the lessons' own moves: never counted)
             )
 
         token = new_token()

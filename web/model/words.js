@@ -1,5 +1,7 @@
 // Words and numbers as the pages write them (pure: no DOM).
 
+import { hintSummary } from "./hints.js";
+
 export const TOTAL = 104; // cards in a deal
 
 /** Milliseconds as m:ss.t (or h:mm:ss.t). */
@@ -76,7 +78,7 @@ export function roomSummary(room) {
   const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
   const deal = room.daily_date ? `the daily deal of ${room.daily_date}` : room.known_deal ? `known ${dealText(room.deal)}` : dealText(room.deal);
   const delay = room.spectator_delay ? ` · spectators ${room.spectator_delay} s behind` : "";
-  return `${room.difficulty} · ${deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}${delay}`;
+  return `${room.difficulty} · ${deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}${delay}${hintSummary(room)}`;
 }
 
 /** The join form's line about the room (``info``: `GET /api/rooms/CODE`): "Ann invites you

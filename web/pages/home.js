@@ -54,6 +54,14 @@ export function homeView(root, { navigate }) {
     h("option", { value: "60" }, "60 s behind the race"),
     h("option", { value: "0" }, "Live"),
   );
+  // A hint costs time by default (the server's penalty, told in the lobby); free for a casual race.
+  const hints = h(
+    "select",
+    { id: "hints", name: "hints", "data-testid": "create-hints" },
+    h("option", { value: "penalty" }, "Each hint adds time to the result"),
+    h("option", { value: "free" }, "Free (a casual race)"),
+    h("option", { value: "off" }, "Off"),
+  );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
   const createForm = h(
@@ -70,6 +78,8 @@ export function homeView(root, { navigate }) {
     limit,
     h("label", { for: "spectator-delay" }, "Spectators see"),
     delay,
+    h("label", { for: "hints" }, "Hints"),
+    hints,
     h("label", { class: "check" }, listed, " List this race for spectators"),
     createBtn,
   );
@@ -216,6 +226,7 @@ export function homeView(root, { navigate }) {
     }
     if (limit.value) msg.time_limit = Number(limit.value);
     if (delay.value) msg.spectator_delay = Number(delay.value);
+    if (hints.value !== "penalty") msg.hints = hints.value;
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();

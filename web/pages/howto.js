@@ -68,6 +68,11 @@ export function howtoView(root) {
       part(
         "Stuck, undo and hints",
         h("p", {}, "You are stuck only when no card can move anywhere and no shuffle is left. Undo is unlimited (an undone shuffle comes back); Restart goes back to the deal; Hint suggests a move. The clock keeps running through all of them."),
+        h(
+          "p",
+          { "data-testid": "howto-hints" },
+          "A hint never takes you back to a position you have already had in this game. When no move leads anywhere new, it says so and shows the way out: a shuffle if one is left, else undo. Hints have a cost everyone sees: the Hint button says it before you press it (by default each hint adds time to your finish time, as "Hint +15 s" says; a room can make hints free, or have none), every player's hints are counted, and on the daily challenge a win with a hint is shown apart, unranked.",
+        ),
         h("p", {}, "In a race the first to clear the deal wins; when nobody does, most cards home ranks first, then fewer moves."),
       ),
       part(
