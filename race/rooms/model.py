@@ -30,6 +30,7 @@ import msgspec
 from race.engine import CARDS, FOUNDATIONS, Game
 from race.rooms.errors import Refused
 from race.rooms.record import Record, Result, gaps_of
+from race.rooms.series import Series
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -86,6 +87,7 @@ class Meta(msgspec.Struct, kw_only=True):
     #: Hints in this room (:mod:`race.rooms.hints`): off, a time penalty per hint, or free.
     hints: str = "penalty"
     hint_penalty_ms: int = 15_000  # added to a finish time per hint shown, when hints cost
+    series: Series = msgspec.field(default_factory=Series)  # its rounds (race.rooms.series)
 
 
 class Seat(msgspec.Struct, kw_only=True):

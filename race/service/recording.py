@@ -12,7 +12,8 @@ from race.engine import Game
 from race.rooms.events import RaceOver
 from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
-from race.rooms.record import RecordError, check, encode, new_id
+from race.rooms.record import Record, RecordError, check, encode, new_id
+from race.service.ratings import Ratings
 from race.service.solver_lines import SolverLines
 from race.store import Documents, Records
 
@@ -33,10 +34,14 @@ def device_listing(device: str) -> str:
     return f"me:{device}"
 
 
-async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tuple[Seat, Game]], ttl: int) -> None:
+async def keep_records(
+    store: RecordStore, code: str, meta: Meta, seats: list[tuple[Seat, Game]], ttl: int
+) -> list[Record]:
     """Put every seat's game of a race just over on the record for ``ttl`` seconds, with its
     place in the race, listed under the room and its player's device, each checked by
-    replaying it: one that does not replay is not kept, and the error is logged."""
+    replaying it: one that does not replay is not kept, and the error is logged. Returns the
+    games kept."""
+    kept: list[Record] = []
     places = {row["seat"]: row["place"] for row in ranking(seats, hint_penalty_ms=penalty_ms(meta))}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
@@ -58,15 +63,26 @@ async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tu
         )
         lists = [room_listing(code)] + ([device_listing(seat.device)] if seat.device else [])
         await store.record_put(rec.id, encode(rec).decode(), ttl, lists)
+        kept.append(rec)
+    return kept
 
 
 class Recording:
     """A race over put on the record: every game of it kept for ``ttl`` seconds (a daily
-    attempt's for ``daily_ttl``, as long as its day's leaderboard), a tutorial's never; and
-    the solver's line of a race's deal looked for, off the request path."""
+    attempt's for ``daily_ttl``, as long as its day's leaderboard), a tutorial's never; the
+    race rated from its games once they are kept (``ratings``); and the solver's line of a
+    race's deal looked for, off the request path."""
 
-    def __init__(self, store: RecordStore, solver_lines: SolverLines | None, *, ttl: int, daily_ttl: int) -> None:
-        self.store, self.solver_lines = store, solver_lines
+    def __init__(
+        self,
+        store: RecordStore,
+        solver_lines: SolverLines | None,
+        *,
+        ttl: int,
+        daily_ttl: int,
+        ratings: Ratings | None = None,
+    ) -> None:
+        self.store, self.solver_lines, self.ratings = store, solver_lines, ratings
         self.ttl, self.daily_ttl = ttl, daily_ttl
 
     async def keep(self, event: RaceOver) -> None:
@@ -74,6 +90,8 @@ class Recording:
         if meta.kind is Kind.TUTORIAL:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
-        await keep_records(self.store, event.room, meta, event.seats, ttl)
+        kept = await keep_records(self.store, event.room, meta, event.seats, ttl)
+        if self.ratings is not None and meta.kind is Kind.RACE:
+            await self.ratings.rate(kept)
         if self.solver_lines is not None and meta.kind is Kind.RACE:
             self.solver_lines.look_for(meta.deal, meta.difficulty)

@@ -15,7 +15,7 @@ from race.daily import choose_deal
 from race.engine import Game
 from race.engine.hints import position_hash
 from tests.support.processes import DAILY_SECRET, Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line as winning_line
 
 PENALTY_S = 20
 NODE_LIMIT = "200000"

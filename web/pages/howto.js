@@ -3,6 +3,7 @@
 
 import { cardElement } from "../board/board.js";
 import { fill, h, store } from "../dom.js";
+import { t } from "../i18n.js";
 
 export const WELCOMED_KEY = "crescent-race.welcomed"; // the home page's offer was seen through
 export const TUTORIAL_KEY = "crescent-race.tutorial"; // the tutorial was offered in a game, or opened
@@ -71,7 +72,7 @@ export function howtoView(root) {
         h(
           "p",
           { "data-testid": "howto-hints" },
-          "A hint never takes you back to a position you have already had in this game. When no move leads anywhere new, it says so and shows the way out: a shuffle if one is left, else undo. Hints have a cost everyone sees: the Hint button says it before you press it (by default each hint adds time to your finish time, as "Hint +15 s" says; a room can make hints free, or have none), every player's hints are counted, and on the daily challenge a win with a hint is shown apart, unranked.",
+          t("hints.howto"),
         ),
         h("p", {}, "In a race the first to clear the deal wins; when nobody does, most cards home ranks first, then fewer moves."),
       ),

@@ -1,6 +1,7 @@
 // The daily page's parts: its head, the intro, the leaderboards, and an attempt's words.
 
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { t } from "../i18n.js";
 import { resultText, shareOrigin } from "../model/share.js";
 import { count, finished, formatMs, tellApart } from "../model/words.js";
 import { rankingTable } from "./ranking.js";
@@ -89,7 +90,7 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
   const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
   const unverified = apartList(board.unverified ?? [], me, resultHref, { testid: "unverified", summary: (n) => `Not ranked: ${count(n, "result")} faster than a person plays`, why: (e) => e.unverified });
-  const assisted = apartList(board.assisted ?? [], me, resultHref, { testid: "assisted", summary: (n) => `Not ranked: ${count(n, "win")} with hints`, why: (e) => `won with ${count(e.hints, "hint")}` });
+  const assisted = apartList(board.assisted ?? [], me, resultHref, { testid: "assisted", summary: (n) => t("daily.assisted", { n }), why: (e) => t("daily.wonWith", { hints: count(e.hints, "count.hints") }) });
   fill(el, ranked, assisted, unverified);
 }
 
@@ -130,7 +131,7 @@ export function drawStanding(el, streak, mine, { leader = null, race = null } = 
       mine?.unverified
         ? ` not ranked (too fast for a person) · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
         : mine?.assisted
-          ? ` not ranked (won with ${count(mine.hints, "hint")}) · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
+          ? ` ${t("daily.rankAssisted", { hints: count(mine.hints, "count.hints") })} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
           : mine
           ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
           : " not ranked today yet",
@@ -152,7 +153,7 @@ export function attemptWords(day) {
       let own = null;
       if (mine && finished(mine)) {
         const strong = ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(info.date)}!`;
-        const standing = info.unverified ? ` · not ranked: ${info.unverified}` : mine.hints ? ` · not ranked: won with ${count(mine.hints, "hint")}` : " · on the leaderboard";
+        const standing = info.unverified ? ` · not ranked: ${info.unverified}` : mine.hints ? ` · ${t("daily.bannerAssisted", { hints: count(mine.hints, "count.hints") })}` : " · on the leaderboard";
         const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? standing : " · practice"}`;
         own = { testid: "won-banner", kind: "won", strong, text };
       } else if (mine?.resigned) {
@@ -176,9 +177,9 @@ export function attemptWords(day) {
       const note = info.ranked
         ? s.mine?.won
           ? s.mine.hints
-            ? "Won with hints: your time is shown apart from the ranked ones."
+            ? t("daily.noteAssisted")
             : `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
-          : "Ranked: your first finish of the day goes on the leaderboard (apart, unranked, if you took a hint)."
+          : t("daily.noteRankedHints")
         : `Practice: you have finished ${today ? "today" : "that day’s deal"} already, so this one is not ranked.`;
       const path = `/watch/${info.code}`;
       const kind = info.ranked ? "ranked" : "practice";

@@ -3,7 +3,7 @@
 import { h } from "../dom.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
-import { hintsNote } from "../model/hints.js";
+import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
@@ -41,7 +41,7 @@ export function progressList(players, { me = null, host = null, presence = null 
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
         h("span", { "data-testid": "moves" }, count(p.moves, "move")),
-        p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "hint")) : null,
+        p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
     );
@@ -73,8 +73,7 @@ export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
 function hintsCell(r) {
   const note = hintsNote(r);
   if (!note) return null;
-  const title = finished(r) && r.penalty_ms ? `ranked as ${formatMs(r.time_ms ?? r.finished_ms + r.penalty_ms)}` : null;
-  return h("span", { class: "hints-note", "data-testid": "result-hints", title }, ` ${note}`);
+  return h("span", { class: "hints-note", "data-testid": "result-hints", title: rankedAs(r) }, ` ${note}`);
 }
 
 /** Under the ranking, once the server has kept them (``replays``: seat -> record id): each
