@@ -19,7 +19,7 @@ from starlette.routing import Route
 from race.rooms.model import device_id, normalise_code
 from race.rooms.record import Record, daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
-from race.rooms.replays import replay_result, replay_view
+from race.rooms.replays import replay_result, replay_view, shown_deal
 from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.recording import device_listing, room_listing
 from race.service.solver_lines import SolverLines
@@ -59,7 +59,8 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
             **listed(rid, r),
             "kind": r.kind,
             "date": r.daily_date or utc_date(r.started),
-            "deal": r.deal,
+            "deal": shown_deal(r),
+            "daily_date": daily_day(r),
             "difficulty": r.difficulty,
             "room": r.room,
             "place": r.place,
@@ -69,7 +70,8 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
         listed_games.append(entry)
         f = r.result.finished_ms
         if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
-            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": r.result.moves, "date": entry["date"]}
+            moves = entry["result"]["moves"]
+            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": moves, "date": entry["date"]}
         for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
             for name in names:
                 friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1

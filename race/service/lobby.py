@@ -182,7 +182,7 @@ class Lobby:
                 raise conflict()  # another rematch came first
             meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
             meta.known_deal = deal is not None or ghosts  # a deal chosen, or the one just raced
-            meta.start_at = meta.ended_at = None
+            meta.start_at = meta.ended_at = meta.ended_by = None
             meta.ready = []
             # Anyone may start it once the race is over (the host may have gone): they host it.
             assert session.seat is not None
@@ -191,6 +191,7 @@ class Lobby:
         def reset(meta: Meta, seat: Seat) -> None:
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
+            seat.end_vote = False
 
         await self._change_meta(session, change, reset, ghosts_doc, listed=True)
         return []

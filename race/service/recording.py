@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 
@@ -32,11 +33,23 @@ def device_listing(device: str) -> str:
     return f"me:{device}"
 
 
-async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tuple[Seat, Game]], ttl: int) -> None:
+async def keep_records(
+    store: RecordStore,
+    code: str,
+    meta: Meta,
+    seats: list[tuple[Seat, Game]],
+    ttl: int,
+    ghosts: Sequence[dict[str, Any]] = (),
+) -> None:
     """Put every seat's game of a race just over on the record for ``ttl`` seconds, with its
     place in the race, listed under the room and its player's device, each checked by
-    replaying it: one that does not replay is not kept, and the error is logged."""
-    places = {row["seat"]: row["place"] for row in ranking(seats)}
+    replaying it: one that does not replay is not kept, and the error is logged. The place
+    and the field are the ranking's, ``ghosts`` (:func:`race.rooms.ghosts.ghost_results`)
+    counted; the players beaten and finished behind are the live ones only (a ghost is a
+    game, not a rival raced)."""
+    rows = ranking(seats, ghosts)
+    field = len(rows)
+    places = {row["seat"]: row["place"] for row in rows if not row.get("ghost")}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
         chunks = acts_keys(seat)
@@ -51,7 +64,7 @@ async def keep_records(store: RecordStore, code: str, meta: Meta, seats: list[tu
         rec = msgspec.structs.replace(
             rec,
             place=mine,
-            field=len(seats),
+            field=field,
             beat=tuple(names[s] for s, at in places.items() if at > mine),
             behind=tuple(names[s] for s, at in places.items() if at < mine),
         )
@@ -73,6 +86,6 @@ class Recording:
         if meta.kind is Kind.TUTORIAL:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
-        await keep_records(self.store, event.room, meta, event.seats, ttl)
+        await keep_records(self.store, event.room, meta, event.seats, ttl, event.ghosts)
         if self.solver_lines is not None and meta.kind is Kind.RACE:
             self.solver_lines.look_for(meta.deal, meta.difficulty)

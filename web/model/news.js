@@ -46,7 +46,8 @@ export function overNews(was, room) {
   const ranking = room.ranking || [];
   const head = endedByTime(room) ? "Time is up: race over" : "Race over";
   const first = ranking.find((r) => r.place === 1);
-  return first ? `${head}: ${first.name} placed 1st of ${ranking.length}.` : `${head}.`;
+  const unfinished = first?.finished === false ? ", not finished" : ""; // (a race ended early names no winner)
+  return first ? `${head}: ${first.name} placed 1st of ${ranking.length}${unfinished}.` : `${head}.`;
 }
 
 /** "Bob went away.", "Bob is back." (``seen``: seats ever here: a newcomer is not back). */

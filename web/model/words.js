@@ -55,6 +55,32 @@ export function statusText(p) {
   return "";
 }
 
+/** The podium's title: who won, or, for a race that ended with nobody finished, that no
+ * one did (the first place is then only ahead, not a winner). */
+export function podiumTitle(ranking, me = null) {
+  const first = (ranking || []).find((r) => r.place === 1);
+  if (!first) return "Race over";
+  if (!finished(first)) return "Race over · nobody finished";
+  return first.seat === me ? "You win!" : `${first.name} wins!`;
+}
+
+/** How a race ended, in words (the room's `ended_by`). */
+export function endedText(room) {
+  const by = room?.ended_by;
+  if (by === "time") return "Time is up: race over.";
+  if (by === "vote") return "Race ended by vote.";
+  if (by === "end") return "Race ended: the players still racing had gone.";
+  return "Race over.";
+}
+
+/** The vote to end the race in words (``vote``: endVote of model/select.js), or "". */
+export function voteText(vote) {
+  const others = vote.others.join(", ");
+  if (vote.mine) return others ? `You and ${others} asked to end the race: it ends when every player still racing here asks.` : "You asked to end the race: it ends when every player still racing here asks too. Playing on withdraws it.";
+  if (others) return `${others} ${vote.others.length > 1 ? "ask" : "asks"} to end the race now, ranked as things stand.`;
+  return "";
+}
+
 /** A player's status as a key: finished, resigned, stuck or racing. */
 export function statusKey(p) {
   if (finished(p)) return "finished";

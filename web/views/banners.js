@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 import { endedByTime, place } from "../model/select.js";
-import { count, finished, formatMs, ordinal } from "../model/words.js";
+import { count, endedText, finished, formatMs, ordinal } from "../model/words.js";
 
 /** A race's banners for state ``s``: {own, over}, each null or {testid, kind, strong,
  * text, tail} (the tail is changed in place, unheard). */
@@ -23,8 +23,8 @@ export function raceBanners(s) {
   const end = over && {
     testid: "over-banner",
     kind: "over",
-    strong: endedByTime(s.room) ? "Time is up: race over." : "Race over.",
-    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}.` : "",
+    strong: endedByTime(s.room) ? "Time is up: race over." : endedText(s.room),
+    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}${mine && !finished(mine) ? ", not finished" : ""}.` : "",
   };
   return { own, over: end || null };
 }

@@ -7,9 +7,9 @@ import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { series } from "../model/replay.js";
 import { podium } from "../model/moments.js";
-import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
+import { canAct, clock, endVote, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
-import { isOut } from "../model/words.js";
+import { isOut, podiumTitle } from "../model/words.js";
 import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
@@ -128,17 +128,21 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
+    const act = { end: () => this.end(), voteEnd: this.act.voteEnd, rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
+    const vote = endVote(s, this.now());
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
     drawRivals(this.rivals, s, ghosts);
-    drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
+    // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
+    const asked = vote.may && !vote.mine && vote.others.length ? `${vote.others.join(", ")} asks to end ↓` : null;
+    drawToEnd(this.toEndEl, s, this.endShown || asked ? () => this.toEnd() : null, asked && !this.endShown ? asked : undefined);
   }
 
-  /** Take the player to "End the race" in the side panel (below the board on a phone). */
+  /** Take the player to "End the race" (or the vote to end it) in the side panel (below the
+   * board on a phone). */
   toEnd() {
-    const button = this.side.querySelector("[data-testid=end-race]");
+    const button = this.side.querySelector("[data-testid=end-race]") ?? this.side.querySelector("[data-testid=vote-end]");
     if (!button) return;
     button.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     button.focus({ preventScroll: true });
@@ -154,8 +158,7 @@ export class RaceView {
     }
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
     const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
-    const first = podium(s.room).find((r) => r.place === 1);
-    const title = h("p", { class: "podium-title" }, first ? `${first.seat === s.seat ? "You win" : first.name + " wins"}!` : "Race over");
+    const title = h("p", { class: "podium-title", "data-testid": "podium-title" }, podiumTitle(s.room.ranking, s.seat));
     this.podium.replaceChildren(title, podiumView(podium(s.room), { me: s.seat }), close);
     if (this.podiumRound !== s.room.round) this.podium.hidden = false;
     this.podiumRound = s.room.round;
