@@ -615,3 +615,28 @@ async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Stor
     assert await service.handle(cy, p.End()) == []
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     assert watching["room"]["phase"] == "over"
+
+
+def test_players_equal_on_every_count_share_a_place() -> None:
+    """Competition ranking: 1, 2, 2, 4; ties listed in seat order, whoever resigned."""
+    home = Game.deal(3, "easy")
+    ahead = Game.deal(3, "easy")
+    ahead.play(str(ahead.hint()))
+    assert ahead.cards_on_foundations == home.cards_on_foundations + 1
+
+    def seat(
+        sid: str, game: Game, moves: int, finished_ms: int | None = None, resigned: bool = False
+    ) -> tuple[Seat, Game]:
+        return Seat(seat=sid, name=sid.upper(), game={}, moves=moves, finished_ms=finished_ms, resigned=resigned), game
+
+    seats = [
+        seat("s1", home, 0, resigned=True),
+        seat("s2", home, 0),
+        seat("s3", ahead, 1),
+        seat("s4", home, 2),
+        seat("s5", home, 90, finished_ms=60_000),
+        seat("s6", home, 80, finished_ms=60_000),
+        seat("s7", home, 80, finished_ms=60_000),
+    ]
+    placed = [(r["place"], r["seat"]) for r in ranking(seats)]
+    assert placed == [(1, "s6"), (1, "s7"), (3, "s5"), (4, "s3"), (5, "s1"), (5, "s2"), (7, "s4")]
