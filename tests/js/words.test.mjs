@@ -128,7 +128,7 @@ test("a race ended with nobody finished names no winner; how it ended, and the v
   const row = (place, seat, finished_ms, extra = {}) => ({ place, seat, name: seat.toUpperCase(), finished_ms, cards: 20, ...extra });
   assert.equal(podiumTitle([row(1, "s1", 90_000), row(2, "s2", null)], "s2"), "S1 wins!");
   assert.equal(podiumTitle([row(1, "s1", 90_000), row(2, "s2", null)], "s1"), "You win!");
-  assert.equal(podiumTitle([row(1, "s1", null, { finished: false }), row(2, "s2", null)], "s2"), "Race over · nobody finished");
+  assert.equal(podiumTitle([row(1, "s1", null, { finished: false }), row(2, "s2", null)], "s2"), "Nobody finished");
   assert.equal(podiumTitle([]), "Race over");
   assert.equal(endedText({ ended_by: "vote" }), "Race ended by vote.");
   assert.equal(endedText({ ended_by: "end" }), "Race ended: the players still racing had gone.");

@@ -60,7 +60,7 @@ export function statusText(p) {
 export function podiumTitle(ranking, me = null) {
   const first = (ranking || []).find((r) => r.place === 1);
   if (!first) return "Race over";
-  if (!finished(first)) return "Race over · nobody finished";
+  if (!finished(first)) return "Nobody finished";
   return first.seat === me ? "You win!" : `${first.name} wins!`;
 }
 
