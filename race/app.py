@@ -34,8 +34,10 @@ from race.service.entry import Entry
 from race.service.listing import Listings
 from race.service.lobby import Lobby
 from race.service.race import Race
+from race.service.ratings import Ratings
 from race.service.recording import Recording
 from race.service.repo import Rooms
+from race.service.rounds import Rounds
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
 from race.store import Store, open_store
@@ -59,6 +61,7 @@ class Parts:
     presence: Presence
     #: What the scheduler runs when a room's deadline falls due.
     deadlines: Mapping[Deadline, Action]
+    ratings: Ratings
 
 
 def wire(
@@ -71,11 +74,13 @@ def wire(
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
     scheduler = Scheduler(clock=clock)
     listings = Listings(store, clock=clock)
+    ratings = Ratings(store)
     recording = Recording(
         store,
         solver_lines,
         ttl=int(settings.record_keep_days * 86400),
         daily_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
+        ratings=ratings,
     )
     results = Results(store, clock=clock, keep_days=settings.daily_keep_days, pace=settings.daily_pace)
     events = Events(
@@ -110,13 +115,16 @@ def wire(
         players_per_day=settings.daily_players_per_day_per_ip,
         secret=settings.daily_secret,
     )
-    service = RaceService(rooms, entry, lobby, race, ending, daily, clock=clock)
+    rounds = Rounds(rooms, store, clock=clock, away_ms=host_away_ms)
+    service = RaceService(rooms, entry, lobby, race, ending, rounds, daily, clock=clock)
     hub = Hub(store, timers=scheduler)
     presence = Presence(
         store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, events=events, host_away_ms=host_away_ms
     )
     deadlines: dict[Deadline, Action] = {Deadline.START: lobby.announce, Deadline.END: ending.end_if_done}
-    return Parts(store, solver_lines, scheduler, listings, results, rooms, service, daily, hub, presence, deadlines)
+    return Parts(
+        store, solver_lines, scheduler, listings, results, rooms, service, daily, hub, presence, deadlines, ratings
+    )
 
 
 @contextlib.asynccontextmanager
@@ -149,7 +157,7 @@ def create_app(
     parts = wire(settings, store)
     handler = Handler(parts.service, parts.daily.today)
     gateway = Gateway(settings, parts.hub, handler, parts.presence, clock=now_ms)
-    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines)
+    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines, parts.ratings)
     served: list[BaseRoute] = [WebSocketRoute("/ws", gateway.websocket), *api.routes()]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
         served.append(WebSocketRoute("/bench/echo", echo))

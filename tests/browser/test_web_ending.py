@@ -8,12 +8,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_web_client import create_room, join_room
+from tests.support.rooms import create_room, join_room
 from tests.support.web import OUTPUT, Browsing
 
 pytestmark = pytest.mark.browser
-
-LAPTOP = {"width": 1366, "height": 768}
 
 
 def test_an_end_vote_is_seen_by_the_other_player_and_the_race_over_names_no_winner(browsing: Browsing) -> None:
@@ -21,7 +19,7 @@ def test_an_end_vote_is_seen_by_the_other_player_and_the_race_over_names_no_winn
     shots.mkdir(parents=True, exist_ok=True)
     ann, code = create_room(browsing, "Ann", difficulty="easy", deal=7, tab_name="ann", still=True)
     ap = ann.page
-    ap.set_viewport_size(LAPTOP)
+    ap.set_viewport_size({"width": 1366, "height": 768})
     bob = join_room(browsing, code, "Bob", tab_name="bob", phone=True)  # 390x844
     bp = bob.page
     expect(ap.get_by_test_id("lobby-player")).to_have_count(2)

@@ -16,7 +16,7 @@ import pytest
 
 from race.daily import choose_deal
 from tests.support.processes import DAILY_SECRET, Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line as winning_line
 
 NODE_LIMIT = "200000"
 DEVICE = "trust-end-device-key-0001"

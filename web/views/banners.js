@@ -2,6 +2,7 @@
 // race's end last. The area is live: a banner goes in only when it says something new.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { endedByTime, place } from "../model/select.js";
 import { count, endedText, finished, formatMs, ordinal } from "../model/words.js";
 
@@ -24,7 +25,7 @@ export function raceBanners(s) {
     testid: "over-banner",
     kind: "over",
     strong: endedByTime(s.room) ? "Time is up: race over." : endedText(s.room),
-    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}${mine && !finished(mine) ? ", not finished" : ""}.` : "",
+    text: at ? ` ${t(mine && !finished(mine) ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
   };
   return { own, over: end || null };
 }

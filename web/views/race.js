@@ -3,6 +3,7 @@
 
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { series } from "../model/replay.js";
@@ -135,7 +136,7 @@ export class RaceView {
     drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
     drawRivals(this.rivals, s, ghosts);
     // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
-    const asked = vote.may && !vote.mine && vote.others.length ? `${vote.others.join(", ")} asks to end ↓` : null;
+    const asked = vote.may && !vote.mine && vote.others.length ? t("end.asksJump", { names: vote.others.join(", "), n: vote.others.length }) : null;
     drawToEnd(this.toEndEl, s, this.endShown || asked ? () => this.toEnd() : null, asked && !this.endShown ? asked : undefined);
   }
 

@@ -1,6 +1,7 @@
 // Pieces shared by the pages: the players' progress, "away" tags, the ranking.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
@@ -34,7 +35,7 @@ export function progressList(players, { me = null, host = null, presence = null,
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, "asks to end"), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
@@ -62,7 +63,7 @@ export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, r.resigned ? " (resigned)" : " (not finished)")])),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)])),
       h("td", {}, String(r.moves)),
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));

@@ -1,6 +1,7 @@
 // The race's side panel, and the rivals' line above the board (for phones).
 
 import { fill, h, refill } from "../dom.js";
+import { t } from "../i18n.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText, voteText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } from "./ranking.js";
@@ -46,7 +47,7 @@ function voteBlock(vote, act) {
   const said = voteText(vote);
   const line = said ? h("p", { class: "end-vote small", "data-testid": "end-vote", "aria-live": "polite" }, said) : null;
   if (!vote.may || !act.voteEnd) return line;
-  const label = vote.mine ? "Withdraw my request" : vote.others.length ? "Agree to end the race" : "Ask to end the race";
+  const label = t(vote.mine ? "end.withdraw" : vote.others.length ? "end.agree" : "end.ask");
   const attrs = { type: "button", class: vote.mine ? "small" : null, "data-testid": "vote-end", "data-asked": vote.mine ? "true" : "false", onclick: () => act.voteEnd(!vote.mine) };
   return h("div", { class: "end-vote-block" }, line, h("button", attrs, label));
 }
