@@ -24,6 +24,7 @@ from race.rooms.replays import replay_result, replay_view, shown_deal
 from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
+from race.service.series_record import series_of_device
 from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
 from race.wire import protocol as p
@@ -45,6 +46,7 @@ def listed(rid: str, record: Record) -> dict[str, Any]:
         "place": record.place,
         "field": record.field,
         "result": replay_result(record),
+        "hints": record.hints,
     }
 
 
@@ -73,8 +75,13 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
         listed_games.append(entry)
         f = r.result.finished_ms
         if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
-            moves = entry["result"]["moves"]
-            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": moves, "date": entry["date"]}
+            best[r.difficulty] = {
+                "id": rid,
+                "finished_ms": f,
+                "moves": entry["result"]["moves"],  # (the ranking's count, as the list has it)
+                "date": entry["date"],
+                "hints": r.hints,
+            }
         for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
             for name in names:
                 friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1
@@ -161,10 +168,11 @@ def record_routes(
             ids = await store.record_list(device_listing(device_id(key)), 0, MY_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
             (standing,) = await ratings.standings([device_id(key)]) if ratings else [None]
+            series = await series_of_device(store, device_id(key))
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
         games = [(rid, decode_record(data)) for rid, data in found if data is not None]
-        body = history(games, today()) | {"rating": rating_view(standing)}
+        body = history(games, today()) | {"rating": rating_view(standing), "series": series}
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.rooms.model import penalised
 from race.rooms.record import RESTART, UNDO, Record, RecordError, steps
 
 MAX_GHOSTS = 7  # a room of 8: one player and up to seven ghosts
@@ -42,6 +43,8 @@ class Ghost(msgspec.Struct, kw_only=True):
     start_home: int
     finished_ms: int | None = None
     resigned: bool = False
+    hints: int = 0
+    penalty_ms: int = 0  # what its hints added to its finish time, as its race ranked it
     moves: list[int] | None = None  # (None: a ghost kept before they were, counted by actions)
 
     def moves_after(self, n: int) -> int:
@@ -77,6 +80,8 @@ def ghost_of(record: Record, seat: str) -> Ghost:
         finished_ms=r.finished_ms,
         resigned=r.resigned,
         moves=moves,
+        hints=record.hints,
+        penalty_ms=record.penalty_ms,
     )
 
 
@@ -120,12 +125,15 @@ def ghost_view(ghost: Ghost) -> dict[str, Any]:
         "finished_ms": ghost.finished_ms,
         "resigned": ghost.resigned,
         "moves": [ghost.moves_after(n) for n in range(1, len(ghost.at) + 1)],
+        "hints": ghost.hints,
+        "penalty_ms": ghost.penalty_ms,
     }
 
 
 def ghost_results(ghosts: Sequence[Ghost]) -> list[dict[str, Any]]:
     """The ghosts as the ranking counts them: each by its whole game (the mark to beat is
-    its finish time; one that did not finish, by the cards it ended with)."""
+    its finish time with its hints' penalty, as its race ranked it; one that did not
+    finish, by the cards it ended with)."""
     return [
         {
             "seat": g.seat,
@@ -136,6 +144,7 @@ def ghost_results(ghosts: Sequence[Ghost]) -> list[dict[str, Any]]:
             "moves": g.moves_after(len(g.at)),
             "resigned": g.resigned,
             "ghost": True,
+            **penalised(g.finished_ms, g.hints, g.penalty_ms),
         }
         for g in ghosts
     ]

@@ -63,8 +63,15 @@ def replay_result(record: Record) -> dict[str, Any]:
     moves played, undone or not; counted from its actions, for a record kept when its
     result counted every action)."""
     r = record.result
-    moves = plays(record.acts)
-    return {"home": r.home, "moves": moves, "finished_ms": r.finished_ms, "resigned": r.resigned, "won": r.won}
+    return {
+        "home": r.home,
+        "moves": plays(record.acts),
+        "finished_ms": r.finished_ms,
+        "resigned": r.resigned,
+        "won": r.won,
+        "hints": record.hints,
+        "penalty_ms": record.penalty_ms,
+    }
 
 
 def shown_deal(record: Record) -> int | str | None:

@@ -11,9 +11,11 @@ import msgspec
 
 from race.engine import Game
 from race.rooms.events import RaceOver
+from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import Record, RecordError, check, encode, new_id
 from race.service.ratings import Ratings
+from race.service.series_record import keep_series
 from race.service.solver_lines import SolverLines
 from race.store import Documents, Records
 
@@ -49,7 +51,7 @@ async def keep_records(
     counted; the players beaten and finished behind are the live ones only (a ghost is a
     game, not a rival raced). Returns the games kept."""
     kept: list[Record] = []
-    rows = ranking(seats, ghosts)
+    rows = ranking(seats, ghosts, hint_penalty_ms=penalty_ms(meta))
     field = len(rows)
     places = {row["seat"]: row["place"] for row in rows if not row.get("ghost")}
     names = {s.seat: s.name for s, _ in seats}
@@ -100,6 +102,7 @@ class Recording:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
         kept = await keep_records(self.store, event.room, meta, event.seats, ttl, event.ghosts)
+        await keep_series(self.store, event.room, meta, event.seats, ttl)  # (a match or arena it ends)
         if self.ratings is not None and meta.kind is Kind.RACE:
             await self.ratings.rate(kept)
         if self.solver_lines is not None and meta.kind is Kind.RACE:
