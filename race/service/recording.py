@@ -14,6 +14,7 @@ from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import Record, RecordError, check, encode, new_id
 from race.service.ratings import Ratings
+from race.service.series_record import keep_series
 from race.service.solver_lines import SolverLines
 from race.store import Documents, Records
 
@@ -91,6 +92,7 @@ class Recording:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
         kept = await keep_records(self.store, event.room, meta, event.seats, ttl)
+        await keep_series(self.store, event.room, meta, event.seats, ttl)  # (a match or arena it ends)
         if self.ratings is not None and meta.kind is Kind.RACE:
             await self.ratings.rate(kept)
         if self.solver_lines is not None and meta.kind is Kind.RACE:

@@ -8,6 +8,7 @@ import { fill, h, store } from "../dom.js";
 import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -72,7 +73,7 @@ class MeView {
     const streak = await this.streak();
     this.page.removeAttribute("aria-busy");
     this.page.dataset.games = mine.games.length;
-    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), this.games(mine.games), this.rivals(mine.rivals), this.move());
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), this.games(mine.games), meSeries(mine.series), this.rivals(mine.rivals), this.move());
   }
 
   /** The daily streak, from the daily page's player (none when this browser has none). */
