@@ -151,7 +151,7 @@ test("hints in words: the room's rule, the button, the answer, a result's hints"
   const summary = (extra) => roomSummary({ difficulty: "easy", deal: 5, known_deal: true, round: 1, ...extra });
   assert.deepEqual(
     [summary(race("penalty")), summary(race("off")), summary(race("free")), summary({ kind: "daily", hints: "penalty" })],
-    ["easy · known deal 5 · hints +15 s", "easy · known deal 5 · no hints", "easy · known deal 5 · free hints", "easy · known deal 5"],
+    ["easy · known deal 5 · hints +15\u00a0s", "easy · known deal 5 · no hints", "easy · known deal 5 · free hints", "easy · known deal 5"],
   );
   const board = { piles: [["AS", "KC"], ["AC"]], foundations: {} };
   assert.match(hintText({ move: "p0>p1", progress: true, way_out: null }, board), /^Hint: /);

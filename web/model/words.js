@@ -141,7 +141,7 @@ export function penaltyText(ms) {
 function hintsPart(room) {
   if (room.hints === "off") return t("hints.summaryOff");
   if (room.hints === "free" || !room.hint_penalty_ms) return t("hints.summaryFree");
-  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms) });
+  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms).replaceAll(" ", "\u00a0") }); // (kept on one line)
 }
 
 export { NAME_MAX } from "../wire.js"; // characters in a nickname
