@@ -7,12 +7,12 @@ import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } fro
 
 /** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
  * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
- * as they stand now (model/ghosts.js). */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null }) {
+ * as they stand now (model/ghosts.js); ``ratings``: seat -> rating and its change (ratings.js). */
+export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null, ratings = null }) {
   const room = s.room;
   const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, ratings }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
     parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
