@@ -37,6 +37,7 @@ from race.service.race import Race
 from race.service.ratings import Ratings
 from race.service.recording import Recording
 from race.service.repo import Rooms
+from race.service.rounds import Rounds
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
 from race.store import Store, open_store
@@ -114,7 +115,8 @@ def wire(
         players_per_day=settings.daily_players_per_day_per_ip,
         secret=settings.daily_secret,
     )
-    service = RaceService(rooms, entry, lobby, race, ending, daily, clock=clock)
+    rounds = Rounds(rooms, store, clock=clock, away_ms=host_away_ms)
+    service = RaceService(rooms, entry, lobby, race, ending, rounds, daily, clock=clock)
     hub = Hub(store, timers=scheduler)
     presence = Presence(
         store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, events=events, host_away_ms=host_away_ms

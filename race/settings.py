@@ -71,6 +71,9 @@ class Settings:
     #: How long a player must have been away before the others may act without them (as host,
     #: or to end a race they are still in): a reload or a dropped connection is not gone.
     host_away_seconds: float = 15.0
+    #: How long a page waits for the answer to a move or a hint before it gives up on it and
+    #: asks what became of it (sent in ``hello``; tests shorten it).
+    reply_wait_seconds: float = 5.0
     #: How often the home page asks for the live rooms again.
     live_poll_seconds: float = 5.0
     #: How long one reading of the live rooms answers ``GET /api/rooms`` (every home page polls).
@@ -112,6 +115,8 @@ class Settings:
             raise ValueError(f"DAILY_PLAYERS_PER_DAY_PER_IP must not be negative, got {players}")
         if self.record_keep_days <= 0:
             raise ValueError(f"RECORD_KEEP_DAYS must be positive, got {self.record_keep_days:g}")
+        if self.reply_wait_seconds <= 0:
+            raise ValueError(f"REPLY_WAIT_SECONDS must be positive, got {self.reply_wait_seconds:g}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
@@ -169,6 +174,7 @@ class Settings:
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
             send_queue=int(num("SEND_QUEUE", cls.send_queue)),
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
+            reply_wait_seconds=num("REPLY_WAIT_SECONDS", cls.reply_wait_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
             live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),
             room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),

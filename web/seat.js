@@ -9,9 +9,10 @@ import { isHidden } from "./model/cards.js";
 import { canAct, me, phase } from "./model/select.js";
 import { createStore } from "./model/store.js";
 import { isOut } from "./model/words.js";
+import { errorText, t } from "./i18n.js";
 import { Link } from "./net.js";
 
-const PENDING_TIMEOUT_MS = 5000; // a move (or a hint) unanswered this long is given up
+const REPLY_WAIT_MS = 5000; // a move (or a hint) unanswered this long is given up, unless hello says
 const RESYNC_MS = 1500; // at most one resync so often
 
 function clientId() {
@@ -77,7 +78,7 @@ export class Seat {
     if (m.type === "resync") this.resync();
     if (m.type === "error" && !m.state && !this.on.error?.(m)) {
       if (m.code === "not_over" && phase(s) === "lobby") return; // two pressed Rematch at once: the other one's started it
-      toast(m.message, "error");
+      toast(errorText(m), "error");
     }
   }
 
@@ -86,10 +87,10 @@ export class Seat {
     this.resync();
     const host = s.room.players.find((p) => p.seat === s.room.host);
     if (host && host.seat !== s.seat && s.seat) {
-      const handed = before.room.host === s.seat ? `; ${host.name} hosts it now` : "";
+      const handed = before.room.host === s.seat ? ` ${t("rematch.hostsNow", { name: host.name })}` : "";
       const same = s.room.deal === before.room.deal;
-      const what = s.room.ghosts ? "against the ghosts of the last round" : same ? "on the same deal" : "on a new deal";
-      toast(`${host.name} started a rematch ${what}${handed}.`);
+      const what = s.room.ghosts ? "rematch.againstGhosts" : same ? "rematch.sameDeal" : "rematch.newDeal";
+      toast(t(what, { name: host.name }) + handed);
     }
   }
 
@@ -153,7 +154,7 @@ export class Seat {
     if (!canAct(s)) return false;
     const id = clientId();
     if (!this.link.send({ ...msg, version: s.mine.version, id })) {
-      toast("Not connected; reconnecting…", "error");
+      toast(t("seat.notConnected"), "error");
       return false;
     }
     this.store.dispatch({ type: "sent", id, move });
@@ -163,7 +164,7 @@ export class Seat {
       if (this.state.pending?.id !== id) return;
       this.store.dispatch({ type: "unanswered", id });
       this.resync();
-    }, PENDING_TIMEOUT_MS);
+    }, this.replyWaitMs());
     return true;
   }
 
@@ -171,8 +172,13 @@ export class Seat {
   sendNow(msg) {
     const s = this.state;
     if (s.gone !== null) return;
-    if (s.kicked) toast("This seat is now played in another window; press “Play here” to play here", "error");
-    else if (!this.link.send(msg)) toast("Not connected; reconnecting…", "error");
+    if (s.kicked) toast(t("seat.elsewhere"), "error");
+    else if (!this.link.send(msg)) toast(t("seat.notConnected"), "error");
+  }
+
+  /** How long an answer may take: the server's ``reply_wait_ms`` (a setting). */
+  replyWaitMs() {
+    return this.link.hello?.reply_wait_ms ?? REPLY_WAIT_MS;
   }
 
   play(text) {
@@ -191,7 +197,7 @@ export class Seat {
   hint() {
     const s = this.state;
     if (!canAct(s) || isOut(s.mine)) return;
-    if (this.hintAsked !== null && performance.now() - this.hintAsked < PENDING_TIMEOUT_MS) return;
+    if (this.hintAsked !== null && performance.now() - this.hintAsked < this.replyWaitMs()) return;
     if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
 

@@ -26,10 +26,11 @@ from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
 from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
+from race.wire import protocol as p
 
-RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.rooms.record.new_id
+RECORD_ID = re.compile(p.RECORD_ID_TEXT)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.wire.protocol.DEVICE_KEY
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT)
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}
 

@@ -168,18 +168,21 @@ class Pages:
         if code is not None and not ROOM_CODE.fullmatch(code):
             return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
         base = self._share_base(request)
+        lang = share.preview_lang(request.headers.get("accept-language"))
         if code is None:
-            (title, description), url = share.DAILY_PREVIEW, f"{base}/daily"
+            (title, description), url = share.daily_preview(lang), f"{base}/daily"
         else:
             code = normalise_code(code)
             try:
                 info = await self.listings.room_info(code)
             except StoreUnavailable:
                 info = None
-            title, description = share.room_preview(info, code)
+            title, description = share.room_preview(info, code, lang)
             url = f"{base}/r/{code}"
-        text = share.with_preview(self.shell, title=title, description=description, url=url, base=base)
-        return static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
+        text = share.with_preview(self.shell, title=title, description=description, url=url, base=base, lang=lang)
+        response = static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
+        response.headers["Vary"] = ", ".join(filter(None, (response.headers.get("Vary"), "Accept-Language")))
+        return response
 
     async def files(self, request: Request) -> Response:
         if request.url.path in ("/", "/index.html"):
@@ -199,7 +202,7 @@ def share_base(request: Request, settings: Settings) -> str:
     return share.share_base(own, request.url.hostname or "", settings.share_origin)
 
 
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT + "/?")  # as web/app.js routes /r/CODE and /watch/CODE
 REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 

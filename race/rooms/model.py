@@ -30,6 +30,7 @@ import msgspec
 from race.engine import CARDS, FOUNDATIONS, Game
 from race.rooms.errors import Refused
 from race.rooms.record import Record, Result, gaps_of
+from race.rooms.series import Series
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -83,6 +84,7 @@ class Meta(msgspec.Struct, kw_only=True):
     player: str | None = None  # the daily player's public id
     known_deal: bool = False  # the deal was chosen (a number, a game raced again), not drawn
     spectator_delay: int = 0  # seconds the spectators' view runs behind the race
+    series: Series = msgspec.field(default_factory=Series)  # its rounds (race.rooms.series)
 
 
 class Seat(msgspec.Struct, kw_only=True):

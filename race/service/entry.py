@@ -37,6 +37,7 @@ from race.rooms.model import (
 )
 from race.rooms.record import daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
+from race.rooms.series import Format, Series
 from race.rooms.views import SECRET, room_message, room_view, seats_of, state_view, timers
 from race.service.players import PlayerStore, ranked_on
 from race.service.repo import Change, Room, Rooms, dump
@@ -46,6 +47,20 @@ from race.wire import protocol as p
 from race.wire.envelope import replace
 
 log = logging.getLogger("race.service")
+
+
+def series_of(msg: p.Create) -> Series:
+    """The series a ``create`` asks for: an open one, a match or an arena (not both, nor
+    with ghosts, who score no points)."""
+    if msg.match is not None and msg.arena is not None:
+        raise Refused("bad_series", "a room is a match or an arena, not both")
+    if (msg.match is not None or msg.arena is not None) and msg.ghosts:
+        raise Refused("bad_series", "a match or an arena is raced by players, without ghosts")
+    if msg.match is not None:
+        return Series(format=Format.MATCH, target=msg.match)
+    if msg.arena is not None:
+        return Series(format=Format.ARENA, rounds=msg.arena)
+    return Series()
 
 
 class EntryStore(PlayerStore, Allowances, Records, Protocol):
@@ -79,6 +94,7 @@ class Entry:
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         session.not_seated()
         name = p.clean_name(msg.name)
+        series = series_of(msg)
         await self.admit_new_room(session)
         deal: int | str = msg.deal if msg.deal is not None else random_deal()
         difficulty: str = msg.difficulty
@@ -101,6 +117,7 @@ class Entry:
                 seats=["s1"],
                 known_deal=msg.deal is not None or bool(msg.ghosts),
                 spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
+                series=series,
             )
 
         meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))

@@ -14,7 +14,9 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text, start_solo, winning_line
+from tests.support.rooms import create_from_home, create_room, join_room, start_solo
+from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text
+from tests.support.winning_lines import first_winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -25,45 +27,11 @@ SERVER_ENV = {"HOST_AWAY_SECONDS": "5", "LIVE_POLL_SECONDS": "1", "LIVE_ROOMS_FO
 
 @pytest.fixture(scope="module")
 def line() -> dict[str, Any]:
-    return winning_line()
+    return first_winning_line()
 
 
 def deal_piles(deal: int, difficulty: str) -> list[list[str]]:
     return [[str(c) for c in pile] for pile in Game.deal(deal, difficulty).piles]
-
-
-def create_room(
-    tabs: Browsing,
-    name: str,
-    *,
-    difficulty: str,
-    deal: int,
-    tab_name: str = "host",
-    still: bool = False,
-    time_limit: int | None = None,
-) -> tuple[Tab, str]:
-    host = tabs.open(tab_name, "/", still=still)
-    page = host.page
-    page.get_by_test_id("create-name").fill(name)
-    page.get_by_test_id("create-difficulty").select_option(difficulty)
-    page.get_by_test_id("create-deal").fill(str(deal))
-    if time_limit is not None:
-        page.get_by_test_id("create-time-limit").select_option(str(time_limit))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
-    expect(page).to_have_url(re.compile(rf"/r/{code}$"))
-    return host, code
-
-
-def join_room(tabs: Browsing, code: str, name: str, *, tab_name: str, phone: bool = False) -> Tab:
-    tab = tabs.open(tab_name, f"/r/{code}", phone=phone)
-    tab.page.get_by_test_id("join-name").fill(name)
-    submit = tab.page.get_by_test_id("join-room")
-    submit.tap() if phone else submit.click()
-    expect(tab.page.get_by_test_id("lobby")).to_be_visible()
-    return tab
 
 
 def moves_from(board: dict[str, Any], source: str) -> list[str]:
@@ -296,15 +264,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp.get_by_test_id("join-name")).to_be_visible()
     vp.go_back()
     # A nickname too long is refused with the reason, not cut: nothing is sent.
-    vp.get_by_test_id("create-name").fill("W" * 21)
-    vp.get_by_test_id("create-submit").click()
+    create_from_home(vp, "W" * 21)
     why = vp.get_by_test_id("create-name").evaluate("e => e.validationMessage")
     assert why == "Up to 20 characters, please (this is 21).", why
     assert visitor.sent_types("create") == []
     # A deal number a page cannot hold exactly is refused, not rounded to another deal.
-    vp.get_by_test_id("create-name").fill("Big")
-    vp.get_by_test_id("create-deal").fill("9007199254740993")
-    vp.get_by_test_id("create-submit").click()
+    create_from_home(vp, "Big", deal=9007199254740993)
     expect(vp.get_by_test_id("toast").last).to_contain_text("9007199254740991")
     assert visitor.sent_types("create") == []
     vp.get_by_test_id("daily-link").click()
@@ -918,10 +883,7 @@ def test_a_move_left_unanswered_gives_the_board_back_after_five_seconds(browsing
     solo = browsing.open("solo", "/", still=True)
     page = solo.page
     wire = Blackout(page)  # before the room's connection opens (the home page makes it)
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option("easy")
-    page.get_by_test_id("create-deal").fill("5")
-    page.get_by_test_id("create-submit").click()
+    create_from_home(page, "Solo", difficulty="easy", deal=5)
     page.get_by_test_id("start").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     state = solo.settled()

@@ -2,6 +2,8 @@
 // deal's board and, for each accepted action, only what it changed; a board at any step is
 // those changes applied in order. Times are ms from the race's start, on the server's clock.
 
+import { RECORD_ID_TEXT } from "../wire.js";
+
 export const SPEEDS = [1, 2, 4, 8];
 export const MAX_SIDE_BY_SIDE = 8;
 
@@ -119,7 +121,7 @@ export class Playback {
 
 /** The ids of a replay page's address (/replay/ID or /replay/ID,ID2,…), or null. */
 export function replayIds(path) {
-  const m = path.match(/^\/replay\/([A-Za-z0-9_-]{12}(?:,[A-Za-z0-9_-]{12})*)\/?$/);
+  const m = path.match(new RegExp(`^/replay/(${RECORD_ID_TEXT}(?:,${RECORD_ID_TEXT})*)/?$`));
   if (!m) return null;
   const ids = m[1].split(",");
   return ids.length <= MAX_SIDE_BY_SIDE ? [...new Set(ids)] : null;

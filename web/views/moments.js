@@ -2,6 +2,7 @@
 // rival finishes, a buzz for a finish, and the podium at race over.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { moments } from "../model/moments.js";
 import { finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { sound } from "../sound.js";
@@ -28,7 +29,7 @@ export function celebrate(before, after, message, { toast = momentToast } = {}) 
     else if (m.kind === "refused") sound.play("refused");
     else if (m.kind === "rival") {
       sound.play("rival");
-      toast(`${m.name} finished · ${formatMs(m.ms)} · ${ordinal(m.place)}`);
+      toast(t("moment.rival", { name: m.name, time: formatMs(m.ms), place: ordinal(m.place) }));
     } else if (m.kind === "finished") {
       sound.play("finished");
       sound.buzz([90, 60, 200]);
@@ -47,5 +48,5 @@ export function podiumView(podium, { me = null } = {}) {
       h("span", { class: "block", "aria-hidden": "true" }, ordinal(r.place)),
     );
   const order = [2, 1, 3].map((n) => podium.find((r) => r.place === n)).filter(Boolean);
-  return h("ol", { class: "podium", "data-testid": "podium", "aria-label": "Podium" }, order.map(step));
+  return h("ol", { class: "podium", "data-testid": "podium", "aria-label": t("podium.label") }, order.map(step));
 }
