@@ -1,19 +1,11 @@
 // Ratings among friends: a room's players' ratings, fetched (``GET /api/rooms/CODE/ratings``)
 // for the lobby beside each name and, once a race is rated, for its ranking with each change;
-// and the words they are shown in. (The server rates a race just after it says the race is
-// over: a round's changes may take a moment to come.)
+// and how they are shown. (The server rates a race just after it says the race is
+// over: a round's changes may take a moment to come.) Their words are in the catalogues
+// (web/i18n/), under rating.* and me.*.
 
 import { h } from "./dom.js";
-
-/** The words of the ratings, in one place. */
-export const RATING_WORDS = {
-  rating: "Rating",
-  provisional: "provisional: fewer than 10 rated races",
-  ratingTitle: (r) => `Rating ${r.rating}${r.provisional ? " (provisional: fewer than 10 rated races)" : ""}`,
-  up: (n) => `up ${n}`,
-  down: (n) => `down ${n}`,
-  same: "no change",
-};
+import { t } from "./i18n.js";
 
 /** "1532", or "1532?" while provisional. */
 export function ratingText(r) {
@@ -28,14 +20,14 @@ export function changeText(change) {
 /** A rating as a small chip beside a name (``r``: {rating, provisional}). */
 export function ratingChip(r) {
   if (!r) return null;
-  return h("span", { class: "rating-chip", "data-testid": "rating", "data-rating": r.rating, "data-provisional": r.provisional ? "true" : "false", title: RATING_WORDS.ratingTitle(r) }, ratingText(r));
+  return h("span", { class: "rating-chip", "data-testid": "rating", "data-rating": r.rating, "data-provisional": r.provisional ? "true" : "false", title: t(r.provisional ? "rating.titleProvisional" : "rating.title", { rating: r.rating }) }, ratingText(r));
 }
 
 /** A rating's change in a race (``r``: {change}), as "▲12" or "▼8". */
 export function changeChip(r) {
   if (r?.change === undefined) return null;
   const c = r.change;
-  const label = c > 0 ? RATING_WORDS.up(c) : c < 0 ? RATING_WORDS.down(-c) : RATING_WORDS.same;
+  const label = c > 0 ? t("rating.up", { n: c }) : c < 0 ? t("rating.down", { n: -c }) : t("rating.same");
   return h("span", { class: `rating-change ${c > 0 ? "up" : c < 0 ? "down" : "same"}`, "data-testid": "rating-change", "data-change": c, "aria-label": label, title: label }, changeText(c));
 }
 

@@ -17,7 +17,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.support.processes import TIMEOUT, Server
 from tests.support.races import ann_wins_bob_resigns
-from tests.support.web import OUTPUT, Browsing, Tab, expect, winning_line
+from tests.support.web import OUTPUT, Browsing, Tab, expect
+from tests.support.winning_lines import first_winning_line
 
 SIZES: dict[str, ViewportSize] = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 768}}
 DEVICE = "crescent-race.device"  # web/device.js
@@ -83,7 +84,7 @@ def test_ratings_in_the_lobby_the_ranking_me_and_the_friends_board(
 ) -> None:
     ann_key, bob_key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     seed(server, ann_key, bob_key, races=2)
-    line = winning_line()
+    line = first_winning_line()
 
     # The lobby: each name with its rating, provisional ("?") after two races.
     ann = with_key(browsing, "ann", ann_key, size)

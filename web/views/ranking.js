@@ -4,7 +4,8 @@ import { h } from "../dom.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
-import { changeChip, RATING_WORDS, ratingChip } from "../ratings.js";
+import { t } from "../i18n.js";
+import { changeChip, ratingChip } from "../ratings.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -57,7 +58,7 @@ export function rankingTable(ranking, { me = null, resultHref = null, ratings = 
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), rated ? h("th", {}, RATING_WORDS.rating) : null);
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), rated ? h("th", {}, t("rating.column")) : null);
   const rating = (r) => {
     const found = ratings.get(r.seat);
     return h("td", { class: "rating-cell", "data-testid": "ranking-rating" }, found ? [ratingChip(found), " ", changeChip(found)] : null);
