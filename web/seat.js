@@ -67,7 +67,7 @@ export class Seat {
       saved.set(tokenKey(this.code), m.token);
     }
     const s = this.store.dispatch(m);
-    if (m.type === "room" && before.room && before.room.round !== s.room.round) this.rematched(before, s);
+    if (m.type === "room" && before.room && before.room.round !== s.room.round) this.rematched();
     if (m.type === "room" || m.type === "player") this.checkOwnVersion();
     // The race has started: no board reaches anyone before, so fetch mine now.
     if (m.type === "room" && phase(s) === "racing" && isHidden(s.mine?.board)) this.link.send({ type: "sync" });
@@ -77,21 +77,14 @@ export class Seat {
     }
     if (m.type === "resync") this.resync();
     if (m.type === "error" && !m.state && !this.on.error?.(m)) {
-      if (m.code === "not_over" && phase(s) === "lobby") return; // two pressed Rematch at once: the other one's started it
+      if ((m.code === "not_over" || m.code === "no_offer") && phase(s) === "lobby") return; // two answered at once: the round is open
       toast(errorText(m), "error");
     }
   }
 
-  /** A rematch: fetch the new game, and say who started it (and now hosts it). */
-  rematched(before, s) {
+  /** The next round opened (everyone in it said yes to the offer): fetch the new game. */
+  rematched() {
     this.resync();
-    const host = s.room.players.find((p) => p.seat === s.room.host);
-    if (host && host.seat !== s.seat && s.seat) {
-      const handed = before.room.host === s.seat ? ` ${t("rematch.hostsNow", { name: host.name })}` : "";
-      const same = s.room.deal === before.room.deal;
-      const what = s.room.ghosts ? "rematch.againstGhosts" : same ? "rematch.sameDeal" : "rematch.newDeal";
-      toast(t(what, { name: host.name }) + handed);
-    }
   }
 
   /** My seat moved on unheard (another tab, a lost reply): resync. */
@@ -218,12 +211,17 @@ export class Seat {
     this.sendNow({ type: "leave" });
   }
 
-  /** A new round: a new deal, or ``deal``; with ``ghosts``, the same deal against this
-   * round's games. */
+  /** Offer a new round (or say yes to the offer on these terms): a new deal, or ``deal``;
+   * with ``ghosts``, the same deal against this round's games. */
   rematch({ ghosts = false, deal = null } = {}) {
     const msg = { type: "rematch" };
     if (ghosts) msg.ghosts = true;
     if (deal !== null) msg.deal = deal;
     this.sendNow(msg);
+  }
+
+  /** Say yes or no to the rematch offered (a no withdraws it). */
+  answer(accept) {
+    this.sendNow({ type: "answer", accept });
   }
 }

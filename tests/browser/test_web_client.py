@@ -220,18 +220,22 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         expect(rows.nth(1).get_by_test_id("result")).to_contain_text("resigned")
     expect(ap.get_by_test_id("over-banner")).to_contain_text("You placed 1st of 2")
     expect(bp.get_by_test_id("resigned-banner")).to_be_visible()
-    expect(bp.get_by_test_id("rematch")).to_be_visible()  # anyone may start the rematch
+    expect(bp.get_by_test_id("rematch")).to_be_visible()  # anyone may offer the rematch
     browsing.snap("over")
 
-    # A rematch brings both back to the lobby for round 2. Bob starts it, so he hosts it,
-    # and Alice, the host until then, is told.
+    # The rematch is an offer: Bob makes it, Alice still sees the results with it, and the
+    # round opens once she says yes. Alice, the host, still hosts it.
     bp.get_by_test_id("rematch").click()
+    expect(bp.get_by_test_id("offer-text")).to_have_text("You offered a rematch on a new deal.")
+    expect(ap.get_by_test_id("offer-text")).to_have_text("Bob offers a rematch on a new deal.")
+    expect(ap.get_by_test_id("ranking")).to_be_visible()
+    ap.get_by_test_id("offer-accept").click()
     expect(ap.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")
-    expect(ap.get_by_test_id("toast").last).to_have_text("Bob started a rematch on a new deal; Bob hosts it now.")
-    expect(bp.get_by_test_id("start")).to_be_visible()
-    expect(ap.get_by_test_id("start")).to_have_count(0)
+    expect(ap.get_by_test_id("start")).to_be_visible()
+    expect(bp.get_by_test_id("start")).to_have_count(0)
+    expect(bp.get_by_test_id("lobby").get_by_test_id("host-line")).to_have_text("Alice hosts this room.")
 
 
 def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text(browsing: Browsing) -> None:
@@ -972,8 +976,9 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(bro
     expect(hint).to_have_attribute("data-move", "")
     expect(outlined).to_have_count(0)
 
-    # A rematch, and a hint in its race.
+    # A rematch (offered, accepted), and a hint in its race.
     hp.get_by_test_id("rematch").click()
+    bp.get_by_test_id("offer-accept").click()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
@@ -983,9 +988,12 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(bro
     # Then the news of that race's end and of another rematch is lost on its way to Bob's
     # page, but for the new round's room, which comes once its race has started: the page
     # asks for its new board, and the old deal's hint goes at once, not with the new board.
+    # (Bob's yes to the rematch reaches the server; what follows does not reach his page.)
     wire.stall()
     end_the_race()
     hp.get_by_test_id("rematch").click()
+    expect(hp.get_by_test_id("offer-waiting")).to_have_text("Waiting for Bob to answer.")
+    wire.say({"type": "answer", "accept": True})
     expect(hp.get_by_test_id("lobby")).to_be_visible()
     hp.get_by_test_id("start").click()
     expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")

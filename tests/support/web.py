@@ -305,10 +305,11 @@ class Wire:
         self.waiting: list[str | bytes] = []
         self.sent: dict[str, int] = {}
         self.socket: WebSocketRoute | None = None
+        self.server: WebSocketRoute | None = None
         page.route_web_socket(re.compile(r"/ws$"), self.route)
 
     def route(self, ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
+        server = self.server = ws.connect_to_server()
         self.socket = ws
 
         def to_page(message: str | bytes) -> None:
@@ -340,6 +341,12 @@ class Wire:
         for message in self.waiting:
             self.socket.send(message)
         self.waiting.clear()
+
+    def say(self, message: dict[str, Any]) -> None:
+        """Send the server ``message`` on the page's connection, as if the page had sent it
+        (a player's answer whose news the page then never hears)."""
+        assert self.server is not None, "the page opened no connection"
+        self.server.send(json.dumps(message))
 
     def stall(self) -> None:
         """Hold every message of the server from now on."""

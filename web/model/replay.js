@@ -132,24 +132,6 @@ export function replayPath(ids) {
   return `/replay/${[...ids].join(",")}`;
 }
 
-/** A room's series from its replay list: how many rounds, and for each player (by seat,
- * newest name) the rounds won (first of two or more) and the best finish time. */
-export function series(listing) {
-  const rounds = new Set();
-  const players = new Map();
-  for (const g of listing?.replays ?? []) {
-    if (!g.seat) continue;
-    rounds.add(g.round);
-    const p = players.get(g.seat) ?? { seat: g.seat, name: g.name, wins: 0, best_ms: null };
-    if (g.place === 1 && g.field > 1) p.wins += 1;
-    const t = g.result?.finished_ms;
-    if (t !== null && t !== undefined && (p.best_ms === null || t < p.best_ms)) p.best_ms = t;
-    players.set(g.seat, p);
-  }
-  const order = (a, b) => b.wins - a.wins || (a.best_ms ?? Infinity) - (b.best_ms ?? Infinity) || a.seat.localeCompare(b.seat);
-  return { rounds: rounds.size, players: [...players.values()].sort(order) };
-}
-
 /** A round's games from a room's replay list (``GET /api/rooms/CODE/replays``): seat -> id. */
 export function roundReplays(listing, round) {
   const out = new Map();

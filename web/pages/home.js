@@ -59,6 +59,14 @@ export function homeView(root, { navigate }) {
     h("option", { value: "60" }, t("home.behind", { n: 60 })),
     h("option", { value: "0" }, t("home.live")),
   );
+  // Several rounds: race after race, a match (first to N wins) or an arena night (K rounds).
+  const format = h(
+    "select",
+    { id: "format", name: "format", "data-testid": "create-format" },
+    h("option", { value: "" }, t("home.formatOpen")),
+    [1, 2, 3, 4].map((n) => h("option", { value: `match:${n}` }, t("home.formatMatch", { n }))),
+    [3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: `arena:${n}` }, t("home.formatArena", { n }))),
+  );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, t("home.create"));
   const createForm = h(
@@ -73,6 +81,8 @@ export function homeView(root, { navigate }) {
     deal,
     h("label", { for: "time-limit" }, t("home.limit")),
     limit,
+    h("label", { for: "format" }, t("home.format")),
+    format,
     h("label", { for: "spectator-delay" }, t("home.spectators")),
     delay,
     h("label", { class: "check" }, listed, ` ${t("home.listed")}`),
@@ -221,6 +231,10 @@ export function homeView(root, { navigate }) {
     }
     if (limit.value) msg.time_limit = Number(limit.value);
     if (delay.value) msg.spectator_delay = Number(delay.value);
+    if (format.value) {
+      const [kind, n] = format.value.split(":");
+      msg[kind] = Number(n);
+    }
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();

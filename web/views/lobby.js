@@ -5,7 +5,8 @@ import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin } from "../model/share.js";
 import { inviteText, sentence } from "../model/words.js";
-import { awayTag, seriesLine, watchingLine } from "./ranking.js";
+import { awayTag, watchingLine } from "./ranking.js";
+import { seriesPanel } from "./series.js";
 import { ratingChip } from "../ratings.js";
 import { roomShare } from "./share.js";
 
@@ -68,7 +69,7 @@ export function showJoinNote(form, note) {
 
 /** The lobby of state ``s`` at server time ``now``; ``send(msg)``; ``ratings``: seat ->
  * rating (ratings.js), beside each name. */
-export function lobbyPanel(s, { send, now, series = null, ratings = null }) {
+export function lobbyPanel(s, { send, now, ratings = null }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -105,7 +106,7 @@ export function lobbyPanel(s, { send, now, series = null, ratings = null }) {
         ),
       ),
     ),
-    seriesLine(series),
+    seriesPanel(room, { me: seat }),
     room.ghosts?.length
       ? h(
           "p",

@@ -89,11 +89,3 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
   const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, "Watch the race again") : null;
   return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, "Replays"), h("ul", {}, links), all);
 }
-
-/** The room's series so far (``series`` of model/replay.js): each player's wins and best time. */
-export function seriesLine(s) {
-  if (!s || s.rounds < 1 || !s.players.length) return null;
-  const part = (p) => [h("span", { class: "name", dir: "auto" }, p.name), ` ${count(p.wins, "win")}${p.best_ms !== null ? ` (best ${formatMs(p.best_ms)})` : ""}`];
-  const parts = s.players.map((p, i) => [i ? " · " : "", part(p)]);
-  return h("p", { class: "muted small series", "data-testid": "series", "data-rounds": s.rounds }, `Series, ${count(s.rounds, "round")}: `, parts);
-}
