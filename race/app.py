@@ -31,6 +31,7 @@ from race.rooms.events import DailyWon, Events, Listed, PlayerBack, RaceOver, Ti
 from race.service import RaceService, now_ms
 from race.service.ending import Ending
 from race.service.entry import Entry
+from race.service.hints import Hints
 from race.service.listing import Listings
 from race.service.lobby import Lobby
 from race.service.race import Race
@@ -100,12 +101,14 @@ def wire(
         rooms_per_minute=settings.rooms_per_minute_per_ip,
         spectator_delay=settings.spectator_delay,
         spectator_second_ms=settings.spectator_second_ms,
+        hint_penalty_ms=round(settings.hint_penalty_seconds * 1000),
     )
     lobby = Lobby(
         rooms, store, clock=clock, countdown_ms=int(settings.countdown_seconds * 1000), host_away_ms=host_away_ms
     )
     ending = Ending(rooms, clock=clock, host_away_ms=host_away_ms)
-    race = Race(rooms, ending, clock=clock, max_game_moves=settings.max_game_moves)
+    hints = Hints(rooms, store, clock=clock)
+    race = Race(rooms, ending, hints, clock=clock, max_game_moves=settings.max_game_moves)
     daily = DailyChallenge(
         store,
         results,

@@ -87,6 +87,8 @@ class Settings:
     spectator_second_ms: float = 1000.0
     #: The origin friends' devices can open (sent to pages in ``hello``); None: none known.
     share_origin: str | None = None
+    #: What a hint adds to a finish time in a room whose hints cost (the default), in seconds.
+    hint_penalty_seconds: float = 15.0
 
     def __post_init__(self) -> None:
         if self.spectator_delay not in (0, 15, 60):
@@ -115,6 +117,8 @@ class Settings:
             raise ValueError(f"DAILY_PLAYERS_PER_DAY_PER_IP must not be negative, got {players}")
         if self.record_keep_days <= 0:
             raise ValueError(f"RECORD_KEEP_DAYS must be positive, got {self.record_keep_days:g}")
+        if not 0 < self.hint_penalty_seconds <= 3600:
+            raise ValueError(f"HINT_PENALTY_SECONDS must be in (0, 3600], got {self.hint_penalty_seconds:g}")
         if self.reply_wait_seconds <= 0:
             raise ValueError(f"REPLY_WAIT_SECONDS must be positive, got {self.reply_wait_seconds:g}")
         if self.host_away_seconds < 0:
@@ -181,4 +185,5 @@ class Settings:
             share_origin=env.get("SHARE_ORIGIN", "").strip().rstrip("/") or None,
             spectator_delay=int(num("SPECTATOR_DELAY_SECONDS", cls.spectator_delay)),
             spectator_second_ms=num("SPECTATOR_SECOND_MS", cls.spectator_second_ms),
+            hint_penalty_seconds=num("HINT_PENALTY_SECONDS", cls.hint_penalty_seconds),
         )

@@ -45,6 +45,7 @@ def listed(rid: str, record: Record) -> dict[str, Any]:
         "place": record.place,
         "field": record.field,
         "result": replay_result(record),
+        "hints": record.hints,
     }
 
 
@@ -72,7 +73,13 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
         listed_games.append(entry)
         f = r.result.finished_ms
         if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
-            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": r.result.moves, "date": entry["date"]}
+            best[r.difficulty] = {
+                "id": rid,
+                "finished_ms": f,
+                "moves": r.result.moves,
+                "date": entry["date"],
+                "hints": r.hints,
+            }
         for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
             for name in names:
                 friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1

@@ -61,4 +61,12 @@ def replay_view(record: Record) -> dict[str, Any]:
 def replay_result(record: Record) -> dict[str, Any]:
     """How the game on the record ended."""
     r = record.result
-    return {"home": r.home, "moves": r.moves, "finished_ms": r.finished_ms, "resigned": r.resigned, "won": r.won}
+    return {
+        "home": r.home,
+        "moves": r.moves,
+        "finished_ms": r.finished_ms,
+        "resigned": r.resigned,
+        "won": r.won,
+        "hints": record.hints,
+        "penalty_ms": record.penalty_ms,
+    }

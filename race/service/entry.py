@@ -81,6 +81,7 @@ class Entry:
         rooms_per_minute: float | None = None,
         spectator_delay: int = 0,
         spectator_second_ms: float = 1000.0,
+        hint_penalty_ms: int = 15_000,
     ) -> None:
         self.rooms, self.store, self.clock = rooms, store, clock
         if rooms_per_minute is not None and rooms_per_minute <= 0:
@@ -90,6 +91,8 @@ class Entry:
         self.rooms_per_minute = rooms_per_minute
         #: The spectator delay (seconds) of a room made without one, and how long its second is.
         self.spectator_delay, self.spectator_second_ms = spectator_delay, spectator_second_ms
+        #: What a hint costs (ms) in the rooms made here whose hints cost (a daily attempt's too).
+        self.hint_penalty_ms = hint_penalty_ms
 
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         session.not_seated()
@@ -117,6 +120,8 @@ class Entry:
                 seats=["s1"],
                 known_deal=msg.deal is not None or bool(msg.ghosts),
                 spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
+                hints=msg.hints,
+                hint_penalty_ms=self.hint_penalty_ms,
                 series=series,
             )
 
@@ -290,6 +295,7 @@ class Entry:
                 status=Status.STARTED,
                 seats=["s1"],
                 kind=Kind.TUTORIAL,
+                hints="free",  # (the lessons' own moves: never counted)
             )
 
         token = new_token()

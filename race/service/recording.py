@@ -10,6 +10,7 @@ import msgspec
 
 from race.engine import Game
 from race.rooms.events import RaceOver
+from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import Record, RecordError, check, encode, new_id
 from race.service.ratings import Ratings
@@ -41,7 +42,7 @@ async def keep_records(
     replaying it: one that does not replay is not kept, and the error is logged. Returns the
     games kept."""
     kept: list[Record] = []
-    places = {row["seat"]: row["place"] for row in ranking(seats)}
+    places = {row["seat"]: row["place"] for row in ranking(seats, hint_penalty_ms=penalty_ms(meta))}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
         chunks = acts_keys(seat)

@@ -55,6 +55,7 @@ ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
 SpectatorDelay = Literal[0, 15, 60]  # seconds the spectators' view runs behind the race
+HintRule = Literal["off", "penalty", "free"]  # race.rooms.hints
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
 DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
 Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.rooms.ghosts.MAX_GHOSTS
@@ -93,6 +94,9 @@ class Create(_Msg, tag="create", frozen=True):
     device: DeviceKey | None = None
     token: Token | None = None
     spectator_delay: SpectatorDelay | None = None
+    #: Hints in the room: ``off``, ``penalty`` (each adds the server's penalty to the finish
+    #: time the ranking uses) or ``free``.
+    hints: HintRule = "penalty"
     #: Play the room as a match, first to this many wins; or as an arena of this many rounds
     #: (one or the other: see ``race.rooms.series``).
     match: MatchTarget | None = None

@@ -85,6 +85,8 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
             "finished_ms": state["finished_ms"],
             "resigned": False,
             "won": True,
+            "hints": 0,
+            "penalty_ms": 0,
         }
         assert by_name["Bob"]["result"]["resigned"] and by_name["Bob"]["result"]["moves"] == 1
         view = (await http.get(f"/api/replays/{by_name['Ann']['id']}")).json()

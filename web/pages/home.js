@@ -59,6 +59,14 @@ export function homeView(root, { navigate }) {
     h("option", { value: "60" }, t("home.behind", { n: 60 })),
     h("option", { value: "0" }, t("home.live")),
   );
+  // A hint costs time by default (the server's penalty, told in the lobby); free for a casual race.
+  const hints = h(
+    "select",
+    { id: "hints", name: "hints", "data-testid": "create-hints" },
+    h("option", { value: "penalty" }, t("home.hintsCost")),
+    h("option", { value: "free" }, t("home.hintsFree")),
+    h("option", { value: "off" }, t("home.hintsOff")),
+  );
   // Several rounds: race after race, a match (first to N wins) or an arena night (K rounds).
   const format = h(
     "select",
@@ -85,6 +93,8 @@ export function homeView(root, { navigate }) {
     format,
     h("label", { for: "spectator-delay" }, t("home.spectators")),
     delay,
+    h("label", { for: "hints" }, t("home.hints")),
+    hints,
     h("label", { class: "check" }, listed, ` ${t("home.listed")}`),
     createBtn,
   );
@@ -231,6 +241,7 @@ export function homeView(root, { navigate }) {
     }
     if (limit.value) msg.time_limit = Number(limit.value);
     if (delay.value) msg.spectator_delay = Number(delay.value);
+    if (hints.value !== "penalty") msg.hints = hints.value;
     if (format.value) {
       const [kind, n] = format.value.split(":");
       msg[kind] = Number(n);

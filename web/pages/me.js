@@ -6,6 +6,7 @@
 
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
+import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { friendsPanel, ratingPanel } from "../views/rating.js";
@@ -120,7 +121,8 @@ class MeView {
       const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
       const r = g.result;
-      const result = finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`;
+      const hints = hintsNote(r);
+      const result = `${finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`}${hints ? ` (${hints})` : ""}`;
       const watch = g.kept_back ? h("span", { class: "muted small", title: "A daily game can be watched once its day is over" }, "after today") : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, "Replay");
       return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };

@@ -4,6 +4,7 @@
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin } from "../model/share.js";
+import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
 import { awayTag, watchingLine } from "./ranking.js";
 import { seriesPanel } from "./series.js";
@@ -107,6 +108,7 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
       ),
     ),
     seriesPanel(room, { me: seat }),
+    hintRule(room) ? h("p", { class: "muted lobby-hints", "data-testid": "lobby-hints", "data-hints": room.hints }, hintRule(room)) : null,
     room.ghosts?.length
       ? h(
           "p",

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
+import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
 import { t } from "../i18n.js";
 import { changeChip, ratingChip } from "../ratings.js";
@@ -42,6 +43,7 @@ export function progressList(players, { me = null, host = null, presence = null 
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
         h("span", { "data-testid": "moves" }, count(p.moves, "move")),
+        p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
     );
@@ -69,11 +71,18 @@ export function rankingTable(ranking, { me = null, resultHref = null, ratings = 
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? h("span", { class: "why" }, " (resigned)") : ""])),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? h("span", { class: "why" }, " (resigned)") : ""]), hintsCell(r)),
       h("td", {}, String(r.moves)),
       rated ? rating(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
+}
+
+/** Beside a result, its hints: "+30 s, 2 hints" (ranked as the time with them), or nothing. */
+function hintsCell(r) {
+  const note = hintsNote(r);
+  if (!note) return null;
+  return h("span", { class: "hints-note", "data-testid": "result-hints", title: rankedAs(r) }, ` ${note}`);
 }
 
 /** Under the ranking, once the server has kept them (``replays``: seat -> record id): each
