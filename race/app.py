@@ -28,7 +28,9 @@ from race.live.hub import Hub
 from race.live.presence import Presence
 from race.live.scheduler import Action, Deadline, Scheduler
 from race.rooms.events import DailyWon, Events, Listed, PlayerBack, RaceOver, Timed, Unlisted, route
+from race.rooms.record import utc_date
 from race.service import RaceService, now_ms
+from race.service.analyses import Analyses
 from race.service.ending import Ending
 from race.service.entry import Entry
 from race.service.hints import Hints
@@ -41,6 +43,7 @@ from race.service.repo import Rooms
 from race.service.rounds import Rounds
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
+from race.solver.coach import Limits
 from race.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,7 @@ class Parts:
 
     store: Store
     solver_lines: SolverLines
+    analyses: Analyses
     scheduler: Scheduler
     listings: Listings
     results: Results
@@ -73,6 +77,7 @@ def wire(
     (tests set their own); ``executor``: where the daily deals are searched for (by default
     a worker process)."""
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
+    analyses = Analyses(store, limits=Limits(game=settings.analysis_node_limit), today=lambda: utc_date(clock()))
     scheduler = Scheduler(clock=clock)
     listings = Listings(store, clock=clock)
     ratings = Ratings(store)
@@ -82,6 +87,7 @@ def wire(
         ttl=int(settings.record_keep_days * 86400),
         daily_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
         ratings=ratings,
+        analyses=analyses,
     )
     results = Results(store, clock=clock, keep_days=settings.daily_keep_days, pace=settings.daily_pace)
     events = Events(
@@ -126,7 +132,19 @@ def wire(
     )
     deadlines: dict[Deadline, Action] = {Deadline.START: lobby.announce, Deadline.END: ending.end_if_done}
     return Parts(
-        store, solver_lines, scheduler, listings, results, rooms, service, daily, hub, presence, deadlines, ratings
+        store,
+        solver_lines,
+        analyses,
+        scheduler,
+        listings,
+        results,
+        rooms,
+        service,
+        daily,
+        hub,
+        presence,
+        deadlines,
+        ratings,
     )
 
 
@@ -160,7 +178,7 @@ def create_app(
     parts = wire(settings, store)
     handler = Handler(parts.service, parts.daily.today)
     gateway = Gateway(settings, parts.hub, handler, parts.presence, clock=now_ms)
-    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines, parts.ratings)
+    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines, parts.ratings, parts.analyses)
     served: list[BaseRoute] = [WebSocketRoute("/ws", gateway.websocket), *api.routes()]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
         served.append(WebSocketRoute("/bench/echo", echo))
@@ -182,6 +200,7 @@ def create_app(
                     await asyncio.gather(task, return_exceptions=True)
         parts.daily.close()
         parts.solver_lines.close()
+        parts.analyses.close()
         await store.close()
 
     errors = {404: routes.not_found, 405: routes.not_allowed}

@@ -57,6 +57,9 @@ class Settings:
     #: The node budget of the search for a finished race's deal's line ("solver: N moves"
     #: beside its results); 0: no search.
     solver_node_limit: int = 200_000
+    #: The node budget of a game's analysis (race.service.analyses), all its searches
+    #: together; 0: none.
+    analysis_node_limit: int = 3_000_000
     daily_node_limit: int = 200_000
     #: The key of the daily deals' seeds; None: one made at random, kept in the store.
     daily_secret: str | None = None
@@ -163,6 +166,7 @@ class Settings:
             daily_players_per_day_per_ip=int(num("DAILY_PLAYERS_PER_DAY_PER_IP", 5)) or None,
             record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
             solver_node_limit=int(num("SOLVER_NODE_LIMIT", cls.solver_node_limit)),
+            analysis_node_limit=int(num("ANALYSIS_NODE_LIMIT", cls.analysis_node_limit)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_secret=env.get("DAILY_SECRET") or None,
             daily_pace=Pace(

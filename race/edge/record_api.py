@@ -24,6 +24,7 @@ from race.rooms.replays import replay_result, replay_view
 from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
+from race.service.series_record import series_of_device
 from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
 from race.wire import protocol as p
@@ -166,10 +167,11 @@ def record_routes(
             ids = await store.record_list(device_listing(device_id(key)), 0, MY_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
             (standing,) = await ratings.standings([device_id(key)]) if ratings else [None]
+            series = await series_of_device(store, device_id(key))
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
         games = [(rid, decode_record(data)) for rid, data in found if data is not None]
-        body = history(games, today()) | {"rating": rating_view(standing)}
+        body = history(games, today()) | {"rating": rating_view(standing), "series": series}
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [

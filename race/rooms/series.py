@@ -210,3 +210,72 @@ def view(series: Series, current: Played | None, room_round: int, seated: Sequen
     if series.declined is not None:
         out["declined"] = series.declined
     return out
+
+
+class Standing(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A player's line in a series over, as the record keeps it (``device``: never shown)."""
+
+    seat: str
+    name: str
+    place: int
+    wins: int
+    points: int
+    rounds: int
+    device: str = ""
+
+
+class SeriesResult(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A match or an arena over, on the record: where and when, its format, its rounds (the
+    room's rounds ``first`` to ``last``) and its standings; listed under each player's device."""
+
+    room: str
+    format: Format
+    target: int = 0
+    rounds: int = 0
+    first: int
+    last: int
+    ended: int
+    standings: list[Standing]
+    winners: list[str]
+    series: int = 1  # the shape of this record (its stored form's version)
+
+
+SERIES_RESULT = msgspec.json.Decoder(SeriesResult)
+
+
+def series_result(series: Series, current: Played, room: str, ended: int) -> SeriesResult | None:
+    """The match or arena that round ``current`` completes, for the record; ``None`` when it
+    does not complete one."""
+    if series.format is Format.OPEN or not complete(series, current):
+        return None
+    devices: dict[str, str] = {}
+    for played in rounds_of(series, current):
+        devices.update((p.seat, p.device) for p in played.rows if p.device)
+    lines = [
+        Standing(
+            **{k: r[k] for k in ("seat", "name", "place", "wins", "points", "rounds")},
+            device=devices.get(r["seat"], ""),
+        )
+        for r in standings(series, current)
+    ]
+    return SeriesResult(
+        room=room,
+        format=series.format,
+        target=series.target,
+        rounds=series.rounds,
+        first=series.first,
+        last=current.round,
+        ended=ended,
+        standings=lines,
+        winners=winners(series, current),
+    )
+
+
+def result_view(result: SeriesResult, device: str) -> dict[str, Any]:
+    """A series over as ``/api/me`` shows it to ``device``: the standings without devices,
+    and which seat was that device's (``me``)."""
+    me = next((s.seat for s in result.standings if device and s.device == device), None)
+    rows = [{f: getattr(s, f) for f in ("seat", "name", "place", "wins", "points", "rounds")} for s in result.standings]
+    out: dict[str, Any] = {"room": result.room, "format": result.format, "ended": result.ended, "me": me}
+    out |= {"target": result.target} if result.format is Format.MATCH else {"rounds": result.rounds}
+    return out | {"round_from": result.first, "round_to": result.last, "standings": rows, "winners": result.winners}

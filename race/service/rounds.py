@@ -45,6 +45,8 @@ class Rounds:
         def decide(meta: Meta, offer: Offer | None) -> Offer:
             if meta.series.format is Format.ARENA and (deal is not None or ghosts):
                 raise Refused("bad_rematch", "an arena plays a new deal each round: leave the deal out")
+            if meta.series.format is not Format.OPEN and ghosts:
+                raise Refused("bad_rematch", "a match or an arena is raced by players, without ghosts")
             if offer is not None and offer.same_terms(deal, ghosts):
                 if sid not in offer.yes:
                     offer.yes.append(sid)

@@ -141,6 +141,26 @@ def test_a_match_names_its_winner_over_the_board(browsing: Browsing) -> None:
     expect(ap.get_by_test_id("race-side").get_by_test_id("series-winner")).to_have_text("Bob wins the match!")
     expect(ap.get_by_test_id("rematch")).to_have_text("Offer a new match")
 
+    # On /me, the match on the record: what it was, Ann's place, everyone's wins.
+    mine = browsing.another(host, "me", "/me")
+    item = mine.page.get_by_test_id("me-series")
+    expect(item).to_have_attribute("data-room", code)
+    expect(item).to_contain_text("Match, first to 1 win")
+    expect(item).to_contain_text("you placed 2nd of 2")
+    expect(item).to_contain_text("Bob 1 win · Ann 0 wins")
+    shoot(mine, "me-series")
+
 
 def browsing_ws(browsing: Browsing) -> str:
     return browsing.base_url.replace("http://", "ws://") + "/ws"
+
+
+def test_how_to_play_says_the_match_and_arena_rules(browsing: Browsing) -> None:
+    tab = browsing.open("how", "/how", phone=True)
+    rules = tab.page.get_by_test_id("howto-series")
+    expect(rules).to_contain_text("first to 1, 2, 3 or 4 wins")
+    expect(rules).to_contain_text("10, 7, 5, 3, 2 and 1 points")
+    rules.scroll_into_view_if_needed()
+    folder = OUTPUT / "series"
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / "howto-phone.png"))

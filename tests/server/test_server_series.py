@@ -5,6 +5,7 @@ win too), and an arena of 3 rounds with a late joiner ending with the right stan
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -164,11 +165,13 @@ async def test_an_arena_of_three_rounds_with_a_late_joiner(served: Server) -> No
     for name in ("Ann", "Bob", "Cy", "Dee"):
         clients[name] = await Client.connect(served.ws_url)
     ann, bob, cy, dee = clients.values()
-    created = await ann.request({"type": "create", "name": "Ann", "difficulty": "easy", "arena": 3}, "joined")
+    keys = {name: secrets.token_urlsafe(24) for name in clients}
+    create = {"type": "create", "name": "Ann", "difficulty": "easy", "arena": 3, "device": keys["Ann"]}
+    created = await ann.request(create, "joined")
     code = created["room"]["code"]
     assert created["room"]["series"]["rounds"] == 3 and created["room"]["series"]["points"][:3] == [10, 7, 5]
     for c, name in ((bob, "Bob"), (cy, "Cy")):
-        await c.request({"type": "join", "room": code, "name": name}, "joined")
+        await c.request({"type": "join", "room": code, "name": name, "device": keys[name]}, "joined")
     refused = await ann.request({"type": "join", "room": code, "name": "X"}, "error")
     assert refused["code"] == "already_in_room"
     players = [ann, bob, cy]
@@ -200,7 +203,7 @@ async def test_an_arena_of_three_rounds_with_a_late_joiner(served: Server) -> No
 
     lobby = await next_round(1, players)
     # Dee joins late, for the rounds left: listed with nothing yet.
-    joined = await dee.request({"type": "join", "room": code, "name": "Dee"}, "joined")
+    joined = await dee.request({"type": "join", "room": code, "name": "Dee", "device": keys["Dee"]}, "joined")
     assert joined["room"]["series"]["round"] == 2
     assert [(r["name"], r["points"], r["rounds"]) for r in joined["room"]["series"]["standings"]][-1] == ("Dee", 0, 0)
     assert lobby["series"]["round"] == 2
@@ -213,5 +216,13 @@ async def test_an_arena_of_three_rounds_with_a_late_joiner(served: Server) -> No
     standings = [(r["place"], r["name"], r["points"], r["rounds"]) for r in series["standings"]]
     assert standings == [(1, "Bob", 22, 3), (2, "Ann", 18, 3), (3, "Dee", 17, 2), (4, "Cy", 15, 3)]
     assert len(set(deals)) == 3  # a new deal each round
+    # On the record: each player's /api/me lists the arena, with their own seat.
+    async with httpx.AsyncClient(base_url=served.url) as http:
+        for name, seat in (("Bob", "s2"), ("Dee", "s4")):
+            me = (await http.get("/api/me", headers={"X-Device-Key": keys[name]})).json()
+            (arena,) = me["series"]
+            assert (arena["room"], arena["format"], arena["rounds"], arena["me"]) == (code, "arena", 3, seat)
+            assert [(r["name"], r["points"]) for r in arena["standings"]] == [(n, p) for _, n, p, _ in standings]
+            assert arena["winners"] == ["s2"]
     for c in players:
         await c.close()

@@ -10,6 +10,7 @@ import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { friendsPanel, ratingPanel } from "../views/rating.js";
+import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -75,7 +76,7 @@ class MeView {
     this.page.removeAttribute("aria-busy");
     this.page.dataset.games = mine.games.length;
     const friends = board ? friendsPanel(board) : null;
-    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), ratingPanel(mine.rating), this.games(mine.games), friends, this.rivals(mine.rivals), this.move());
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), ratingPanel(mine.rating), this.games(mine.games), meSeries(mine.series), friends, this.rivals(mine.rivals), this.move());
     if (location.hash === "#friends") friends?.scrollIntoView();
   }
 

@@ -3,7 +3,7 @@
 // points, whether the offer opens the round are all the server's.
 
 import { h } from "../dom.js";
-import { listText, t } from "../i18n.js";
+import { dateTimeText, listText, t } from "../i18n.js";
 
 /** A player's name by seat, from the room's players or the series' standings. */
 function nameOf(room, seat) {
@@ -149,4 +149,26 @@ function again(act, offer) {
   if (offer.ghosts) act.rematchGhosts();
   else if (offer.deal !== null && offer.deal !== undefined) act.rematchSame(offer.deal);
   else act.rematch();
+}
+
+/** On /me: the matches and arenas this device played (``/api/me``'s ``series``), newest
+ * first: what it was, when, the player's place, and everyone's total. */
+export function meSeries(list) {
+  if (!list?.length) return null;
+  const item = (r) => {
+    const what = r.format === "match" ? t("series.match", { n: r.target }) : t("me.seriesArena", { n: r.rounds });
+    const mine = r.standings.find((s) => s.seat === r.me);
+    const place = mine ? t("me.seriesPlace", { place: t("ordinal", { n: mine.place }), n: r.standings.length }) : "";
+    const score = (s) => (r.format === "arena" ? t("series.pointsShort", { n: s.points }) : t("count.wins", { n: s.wins }));
+    const totals = r.standings.map((s, i) => [i ? " · " : "", h("span", { class: "name", dir: "auto" }, s.name), ` ${score(s)}`]);
+    return h(
+      "li",
+      { "data-testid": "me-series", "data-room": r.room, "data-format": r.format },
+      h("strong", {}, what),
+      ` · ${dateTimeText(r.ended)}${place ? ` · ${place}` : ""}`,
+      h("br"),
+      h("span", { class: "muted small" }, totals),
+    );
+  };
+  return h("section", { class: "card-panel", "data-testid": "me-series-list" }, h("h2", {}, t("me.series")), h("ul", { class: "me-rivals" }, list.map(item)));
 }
