@@ -10,13 +10,14 @@ import { offerPanel, seriesPanel } from "./series.js";
 /** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch, rematchSame,
  * rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the round's games
  * on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
- * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js). */
-export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [] }) {
+ * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
+ * ``ratings``: seat -> rating and its change (ratings.js). */
+export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null }) {
   const room = s.room;
   const live = phase(s) !== "over";
   const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // The next round is an offer: anyone may make it, everyone still here answers it.
     const away = (seat) => isAway(s.presence, seat);
     parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
