@@ -6,7 +6,6 @@ import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
-import { t } from "../i18n.js";
 import { changeChip, ratingChip } from "../ratings.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
