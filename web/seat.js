@@ -206,6 +206,11 @@ export class Seat {
     this.sendNow({ type: "end" });
   }
 
+  /** Ask to end the race (``vote`` false: no longer ask). */
+  voteEnd(vote = true) {
+    this.sendNow({ type: "vote_end", vote });
+  }
+
   /** Leave the room (in the lobby, or once the race is over): ``left`` follows. */
   leave() {
     this.sendNow({ type: "leave" });
