@@ -99,6 +99,9 @@ export const en = {
   "end.voteMine": "You asked to end the race: it ends when every player still racing here asks too. Playing on withdraws it.",
   "end.voteMineWith": "You and {names} asked to end the race: it ends when every player still racing here asks.",
   "end.voteOthers": { one: "{names} asks to end the race now, ranked as things stand.", other: "{names} ask to end the race now, ranked as things stand." },
+  "end.end": "End the race",
+  "end.really": "Really end it for everyone?",
+  "end.jump": "End the race ↓",
   "end.ask": "Ask to end the race",
   "end.agree": "Agree to end the race",
   "end.withdraw": "Withdraw my request",
@@ -107,6 +110,9 @@ export const en = {
   "end.notFinished": "not finished",
   "end.placed": "You placed {place} of {n}.",
   "end.placedUnfinished": "You placed {place} of {n}, not finished.",
+  "end.howtoTitle": "Ending a race",
+  "end.howto": "A race ends when every player has finished or resigned, or when its time limit runs out. Nobody, the host no more than anyone, can end it while a rival is still playing. Once every other player still racing has been away for 15 seconds (a tab closed, a phone gone quiet), any player may press End the race.",
+  "end.howtoVote": "To stop early together, press Ask to end the race: the others see your request, and the race ends when every player still racing and here has asked; it is then ranked as it stands. Playing on withdraws your request. A race that ends with nobody finished has no winner: the ranking marks who did not finish.",
   "news.firstUnfinished": "{head}: {name} placed 1st of {n}, not finished.",
 
   // -- share texts ---------------------------------------------------------------------

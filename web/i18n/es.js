@@ -97,6 +97,9 @@ export const es = {
   "end.voteMine": "Has pedido terminar la carrera: termina cuando también lo pidan todos los jugadores presentes que siguen en carrera. Si sigues jugando, se retira.",
   "end.voteMineWith": "Tú y {names} habéis pedido terminar la carrera: termina cuando lo pidan todos los jugadores presentes que siguen en carrera.",
   "end.voteOthers": { one: "{names} pide terminar la carrera ahora, con la clasificación actual.", other: "{names} piden terminar la carrera ahora, con la clasificación actual." },
+  "end.end": "Terminar la carrera",
+  "end.really": "¿Terminarla para todos?",
+  "end.jump": "Terminar la carrera ↓",
   "end.ask": "Pedir terminar la carrera",
   "end.agree": "Aceptar terminar la carrera",
   "end.withdraw": "Retirar mi petición",
@@ -105,6 +108,9 @@ export const es = {
   "end.notFinished": "sin terminar",
   "end.placed": "Quedaste {place} de {n}.",
   "end.placedUnfinished": "Quedaste {place} de {n}, sin terminar.",
+  "end.howtoTitle": "Terminar una carrera",
+  "end.howto": "Una carrera termina cuando todos los jugadores han terminado o se han rendido, o cuando se acaba su tiempo. Nadie, tampoco el anfitrión, puede terminarla mientras un rival siga jugando. Cuando todos los demás jugadores que siguen en carrera llevan 15 segundos fuera (una pestaña cerrada, un móvil sin conexión), cualquier jugador puede pulsar Terminar la carrera.",
+  "end.howtoVote": "Para parar antes todos juntos, pulsa Pedir terminar la carrera: los demás ven tu petición, y la carrera termina cuando la han pedido todos los jugadores presentes que siguen en carrera; se clasifica tal como está. Si sigues jugando, tu petición se retira. Una carrera que termina sin que nadie haya terminado no tiene ganador: la clasificación marca quién no terminó.",
   "news.firstUnfinished": "{head}: {name} quedó 1.º de {n}, sin terminar.",
 
   // -- lo que se comparte ---------------------------------------------------------------
