@@ -12,6 +12,9 @@ import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/wo
 import { friendsPanel, ratingPanel } from "../views/rating.js";
 import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
+import { analysisNote } from "../replays.js";
+
+const NOTED = 20; // the newest games that get the solver's view in a sentence
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
 const DIFFICULTIES = ["easy", "medium", "hard"];
@@ -118,6 +121,7 @@ class MeView {
       return h("div", { class: "card-panel", "data-testid": "me-empty" }, h("p", {}, "No games yet on this device. Finish a race or a daily challenge and it shows here."), h("a", { href: "/", class: "button primary" }, "Play a race"));
     }
     const head = h("tr", {}, ["Date", "Game", "Place", "Result", "Moves", ""].map((t) => h("th", {}, t)));
+    const noted = new Set(games.filter((g) => !g.kept_back).slice(0, NOTED).map((g) => g.id));
     const row = (g) => {
       const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
@@ -125,7 +129,8 @@ class MeView {
       const hints = hintsNote(r);
       const result = `${finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`}${hints ? ` (${hints})` : ""}`;
       const watch = g.kept_back ? h("span", { class: "muted small", title: "A daily game can be watched once its day is over" }, "after today") : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, "Replay");
-      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
+      const note = noted.has(g.id) ? h("div", {}, analysisNote(g.id, r.moves)) : null;
+      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what, note), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };
     return h("section", { class: "card-panel me-games" }, h("h2", {}, "Games"), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
   }
