@@ -92,7 +92,7 @@ export const es = {
   "end.wins": "¡{name} gana!",
   "end.byTime": "Se acabó el tiempo: carrera terminada.",
   "end.byVote": "Carrera terminada por votación.",
-  "end.byEnd": "Carrera terminada: los jugadores que seguían en carrera se habían ido.",
+  "end.byEnd": "Carrera terminada antes: no quedaba ningún rival en carrera aquí.",
   "end.over": "Carrera terminada.",
   "end.voteMine": "Has pedido terminar la carrera: termina cuando también lo pidan todos los jugadores presentes que siguen en carrera. Si sigues jugando, se retira.",
   "end.voteMineWith": "Tú y {names} habéis pedido terminar la carrera: termina cuando lo pidan todos los jugadores presentes que siguen en carrera.",
