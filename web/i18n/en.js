@@ -343,6 +343,7 @@ export const en = {
   "hints.outNone": "No move leads anywhere new from here, and nothing is left to undo.",
   "hints.note": "{cost}, {hints}",
   "hints.rankedAs": "ranked as {time}",
+  "hints.howtoRanking": "In a race the fastest to clear the deal wins, counting what its hints added; when nobody does, most cards home ranks first, then fewer moves.",
   "hints.howto": "A hint never takes you back to a position you have already had in this game. When no move leads anywhere new, it says so and shows the way out: a shuffle if one is left, else undo. Hints have a cost everyone sees: the Hint button says it before you press it (by default each hint adds time to your finish time, as “Hint +15 s” says; a room can make hints free, or have none), every player's hints are counted, and on the daily challenge a win with a hint is shown apart, unranked.",
   "home.hints": "Hints",
   "home.hintsCost": "Each hint adds time to the result",

@@ -341,6 +341,7 @@ export const es = {
   "hints.outNone": "Desde aquí ningún movimiento lleva a una posición nueva, y no queda nada que deshacer.",
   "hints.note": "{cost}, {hints}",
   "hints.rankedAs": "clasificado con {time}",
+  "hints.howtoRanking": "En una carrera gana quien completa el reparto en menos tiempo, contando lo que sumaron sus pistas; si nadie lo completa, gana quien tiene más cartas en las bases, y luego quien hizo menos movimientos.",
   "hints.howto": "Una pista nunca te devuelve a una posición por la que ya has pasado en esta partida. Cuando ningún movimiento lleva a una posición nueva, lo dice y muestra la salida: redistribuir si te queda alguna, si no, deshacer. Las pistas tienen un coste que todos ven: el botón Pista lo dice antes de pulsarlo (por defecto cada pista suma tiempo a tu tiempo final, como dice «Pista +15 s»; una sala puede hacerlas gratis o no tener ninguna), las pistas de cada jugador se cuentan, y en el reto diario una victoria con pistas se muestra aparte, sin clasificar.",
   "home.hints": "Pistas",
   "home.hintsCost": "Cada pista suma tiempo al resultado",

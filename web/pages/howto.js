@@ -74,7 +74,7 @@ export function howtoView(root) {
           { "data-testid": "howto-hints" },
           t("hints.howto"),
         ),
-        h("p", {}, "In a race the first to clear the deal wins; when nobody does, most cards home ranks first, then fewer moves."),
+        h("p", {}, t("hints.howtoRanking")),
       ),
       part(t("end.howtoTitle"), h("p", { "data-testid": "howto-ending" }, t("end.howto")), h("p", {}, t("end.howtoVote"))),
       part(t("series.howtoTitle"), h("p", { "data-testid": "howto-series" }, t("series.howto")), h("p", {}, t("series.howtoRematch"))),
