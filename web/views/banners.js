@@ -2,6 +2,7 @@
 // race's end last. The area is live: a banner goes in only when it says something new.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { endedByTime, place } from "../model/select.js";
 import { count, finished, formatMs, ordinal } from "../model/words.js";
 
@@ -13,18 +14,18 @@ export function raceBanners(s) {
   const at = place(s);
   let own = null;
   if (mine && finished(mine)) {
-    const tail = over && at ? ` · ${ordinal(at)} place` : ""; // (said by the over banner)
-    own = { testid: "won-banner", kind: "won", strong: "You cleared the deal!", text: ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}`, tail };
+    const tail = over && at ? t("banner.place", { place: ordinal(at) }) : ""; // (said by the over banner)
+    own = { testid: "won-banner", kind: "won", strong: t("banner.cleared"), text: t("banner.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }), tail };
   } else if (mine?.resigned) {
-    own = { testid: "resigned-banner", kind: "lost", text: "You resigned from this race." };
+    own = { testid: "resigned-banner", kind: "lost", text: t("banner.resigned") };
   } else if (mine?.stuck) {
-    own = { testid: "stuck-banner", kind: "stuck", strong: "Stuck:", text: " no legal move and no shuffle left. Undo, restart or resign." };
+    own = { testid: "stuck-banner", kind: "stuck", strong: t("banner.stuck"), text: t("banner.stuckText") };
   }
   const end = over && {
     testid: "over-banner",
     kind: "over",
-    strong: endedByTime(s.room) ? "Time is up: race over." : "Race over.",
-    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}.` : "",
+    strong: t(endedByTime(s.room) ? "banner.timeUp" : "banner.over"),
+    text: at ? t("banner.placed", { place: ordinal(at), n: s.room.ranking.length }) : "",
   };
   return { own, over: end || null };
 }

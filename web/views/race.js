@@ -3,6 +3,7 @@
 
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { series } from "../model/replay.js";
@@ -16,9 +17,7 @@ import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
-import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
-
-const NOT_YET = "The race has not started yet.";
+import { keysHelp, resignWords, toolbar } from "./toolbar.js";
 
 /** The round's games on the record (seat -> id), with the games its ghosts raced again. */
 function withGhosts(replays, room) {
@@ -36,7 +35,7 @@ export class RaceView {
   constructor(act, now, words = {}) {
     this.act = act;
     this.now = now;
-    this.words = { banners: raceBanners, resign: RESIGN, side: true, result: raceResult, ...words };
+    this.words = { banners: raceBanners, resign: resignWords(), side: true, result: raceResult, ...words };
     this.s = null; // the state last drawn
     this.confirming = null; // the button waiting for its second press
     this.countedDown = null; // the start_at this page counted down to
@@ -54,7 +53,7 @@ export class RaceView {
     const banners = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
     this.banners = bannerArea(banners);
     // The way to the ranking under the board (a phone): after the live banners, not in them.
-    const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking");
+    const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, t("race.toRanking"));
     this.toRanking = h("p", { class: "to-ranking-row", hidden: true }, to);
     this.shareRow = h("p", { class: "share-result-row", hidden: true });
     this.sharedText = null;
@@ -114,7 +113,7 @@ export class RaceView {
       hint: s.hint?.move ? parseMove(s.hint.move) : null,
       version: mine.version,
       pending: !!s.pending,
-      closed: p === "countdown" ? NOT_YET : p === "over" ? "The race is over." : null,
+      closed: p === "countdown" ? t("race.notYet") : p === "over" ? t("race.isOver") : null,
     });
     this.board.el.classList.toggle("waiting", p === "countdown");
   }
@@ -153,9 +152,9 @@ export class RaceView {
       return;
     }
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
-    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
+    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, t("race.showBoard"));
     const first = podium(s.room).find((r) => r.place === 1);
-    const title = h("p", { class: "podium-title" }, first ? `${first.seat === s.seat ? "You win" : first.name + " wins"}!` : "Race over");
+    const title = h("p", { class: "podium-title" }, first ? (first.seat === s.seat ? t("race.youWin") : t("race.wins", { name: first.name })) : t("race.over"));
     this.podium.replaceChildren(title, podiumView(podium(s.room), { me: s.seat }), close);
     if (this.podiumRound !== s.room.round) this.podium.hidden = false;
     this.podiumRound = s.room.round;
@@ -168,8 +167,9 @@ export class RaceView {
     const now = this.now();
     if (phase(s) === "countdown") this.countedDown = s.room.start_at; // this page counted down: "Go!" follows
     const c = clock(s, now, this.countedDown);
-    if (this.countdown.textContent !== (c.count ?? "")) {
-      this.countdown.textContent = c.count ?? ""; // heard once each
+    const count = c.count === "Go!" ? t("race.go") : c.count ?? "";
+    if (this.countdown.textContent !== count) {
+      this.countdown.textContent = count; // heard once each
       if (c.count) this.beat(c.count);
     }
     this.tools.time(c);
@@ -199,8 +199,8 @@ export class RaceView {
     const result = this.words.result(s);
     if ((result?.text ?? null) === this.sharedText) return false;
     this.sharedText = result?.text ?? null;
-    const data = () => ({ title: "Crescent Race", text: result.text, url: result.url });
-    this.shareEl = result ? shareButton({ testid: "share-result", label: "Share my result", copyLabel: "Copy my result", data }) : null;
+    const data = () => ({ title: t("site.name"), text: result.text, url: result.url });
+    this.shareEl = result ? shareButton({ testid: "share-result", label: t("race.share"), copyLabel: t("race.copy"), data }) : null;
     this.shareRow.hidden = !result || this.words.side;
     this.shareRow.replaceChildren(...(this.shareEl && !this.words.side ? [this.shareEl] : []));
     return true;
@@ -267,7 +267,7 @@ export class RaceView {
       e.preventDefault();
       return;
     }
-    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(NOT_YET);
+    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(t("race.notYet"));
     else if (key === "u") this.act.undo();
     else if (key === "s") this.act.shuffle();
     else if (key === "h") this.act.hint();

@@ -1,19 +1,20 @@
 // Pieces shared by the pages: the players' progress, "away" tags, the ranking.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
-  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: "not connected" }, "away") : null;
+  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: t("tag.awayTitle") }, t("tag.away")) : null;
 }
 
 /** "3 watching", or nothing while nobody watches. */
 export function watchingLine(presence) {
   if (!presence || !presence.watching) return null;
-  return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
+  return h("p", { class: "muted watching", "data-testid": "watching" }, t("live.watching", { n: presence.watching }));
 }
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
@@ -28,18 +29,18 @@ export function progressList(players, { me = null, host = null, presence = null 
       "aria-valuemin": "0",
       "aria-valuemax": String(TOTAL),
       "aria-valuenow": String(p.cards),
-      "aria-label": `${p.name}: ${p.cards} of ${TOTAL} cards home`,
+      "aria-label": t("progress.label", { name: p.name, cards: p.cards, total: TOTAL }),
     };
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag(t("tag.you")), p.seat === host && tag(t("tag.host")), p.ghost && tag(t("tag.ghost")), p.left ? tag(t("tag.left")) : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
-        h("span", { "data-testid": "moves" }, count(p.moves, "move")),
+        h("span", { "data-testid": "moves" }, count(p.moves, "count.moves")),
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
     );
@@ -52,16 +53,16 @@ export function progressList(players, { me = null, host = null, presence = null 
 export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
   const linked = (r, content) => {
     const href = resultHref?.(r);
-    return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
+    return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")));
   const row = (r) =>
     h(
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? h("span", { class: "why" }, " (resigned)") : ""])),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), r.resigned ? h("span", { class: "why" }, t("ranking.resigned")) : ""])),
       h("td", {}, String(r.moves)),
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
@@ -74,17 +75,18 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
   const links = ranking
     .filter((r) => replays.has(r.seat))
     .map((r) => {
-      const label = r.seat === me ? "Your game" : h("span", { class: "name", dir: "auto" }, r.name);
+      const label = r.seat === me ? t("replays.yours") : h("span", { class: "name", dir: "auto" }, r.name);
       return h("li", {}, h("a", { href: replayPath([replays.get(r.seat)]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label));
     });
-  const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, "Watch the race again") : null;
-  return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, "Replays"), h("ul", {}, links), all);
+  const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, t("replays.race")) : null;
+  return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, t("replays.title")), h("ul", {}, links), all);
 }
 
 /** The room's series so far (``series`` of model/replay.js): each player's wins and best time. */
 export function seriesLine(s) {
   if (!s || s.rounds < 1 || !s.players.length) return null;
-  const part = (p) => [h("span", { class: "name", dir: "auto" }, p.name), ` ${count(p.wins, "win")}${p.best_ms !== null ? ` (best ${formatMs(p.best_ms)})` : ""}`];
+  const wins = (p) => count(p.wins, "count.wins");
+  const part = (p) => [h("span", { class: "name", dir: "auto" }, p.name), p.best_ms !== null ? t("series.best", { wins: wins(p), time: formatMs(p.best_ms) }) : t("series.player", { wins: wins(p) })];
   const parts = s.players.map((p, i) => [i ? " · " : "", part(p)]);
-  return h("p", { class: "muted small series", "data-testid": "series", "data-rounds": s.rounds }, `Series, ${count(s.rounds, "round")}: `, parts);
+  return h("p", { class: "muted small series", "data-testid": "series", "data-rounds": s.rounds }, t("series.head", { rounds: count(s.rounds, "count.rounds") }), parts);
 }

@@ -1,6 +1,7 @@
 // The race's side panel, and the rivals' line above the board (for phones).
 
 import { fill, h, refill } from "../dom.js";
+import { t } from "../i18n.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } from "./ranking.js";
@@ -10,29 +11,29 @@ import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } fro
  * as they stand now (model/ghosts.js). */
 export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null }) {
   const room = s.room;
-  const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
+  const parts = [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
     // Anyone may start it (the host may have gone), and hosts it.
     const primary = room.host === s.seat ? "primary" : null;
-    parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
-    if (typeof room.deal === "number" && act.rematchSame) parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, "Same deal again"));
+    parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, t("side.rematch")));
+    if (typeof room.deal === "number" && act.rematchSame) parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, t("side.sameDeal")));
     // The same deal against this round's games, once the server has kept them.
-    if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
+    if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, t("side.ghosts")));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
-    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, "Leave the room"));
+    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, t("side.leave")));
   }
   if (mayEnd) {
     const sure = confirming === "end";
     const attrs = { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: act.end };
-    parts.push(h("button", attrs, sure ? "Really end it for everyone?" : "End the race"));
+    parts.push(h("button", attrs, sure ? t("side.endSure") : t("side.end")));
   }
   // In a new tab: here, this page would leave the seat.
   const link = { href: `/watch/${s.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" };
-  const spectate = h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"));
+  const spectate = h("a", link, t("side.spectator"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`));
   // At race over, every game this device played (a new tab: here the page would leave the seat).
-  const mine = phase(s) === "over" ? [" · ", h("a", { href: "/me", target: "_blank", rel: "noopener", "data-testid": "me-link" }, "My games", h("span", { class: "sr-only" }, " (opens in a new tab)"))] : null;
+  const mine = phase(s) === "over" ? [" · ", h("a", { href: "/me", target: "_blank", rel: "noopener", "data-testid": "me-link" }, t("home.me"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`))] : null;
   parts.push(h("p", { class: "muted small" }, spectate, mine));
   refill(el, parts);
   el.dataset.phase = phase(s);
@@ -41,7 +42,7 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
 /** Above the board on a phone, where the side panel is below it: with ``toEnd``, a button
  * that takes the player to "End the race" there. */
 export function drawToEnd(el, s, toEnd) {
-  fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓") : null);
+  fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, t("side.endJump")) : null);
 }
 
 export function drawRivals(el, s, ghosts = []) {
@@ -50,7 +51,7 @@ export function drawRivals(el, s, ghosts = []) {
     [...rivals(s), ...ghosts].map((p) => {
       const status = statusText(p);
       // (dir: a right-to-left name cut short loses its end, not its beginning)
-      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
+      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? ` · ${t("side.ghost")}` : "", isAway(s.presence, p.seat) ? ` · ${t("side.away")}` : "");
     }),
   );
 }
