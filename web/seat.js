@@ -87,10 +87,10 @@ export class Seat {
     this.resync();
     const host = s.room.players.find((p) => p.seat === s.room.host);
     if (host && host.seat !== s.seat && s.seat) {
-      const handed = before.room.host === s.seat ? ` ${t("rematch.hostsNow", { name: host.name })}` : "";
+      const handed = before.room.host === s.seat ? "Handed" : ""; // (and the host until now is told so)
       const same = s.room.deal === before.room.deal;
       const what = s.room.ghosts ? "rematch.againstGhosts" : same ? "rematch.sameDeal" : "rematch.newDeal";
-      toast(t(what, { name: host.name }) + handed);
+      toast(t(what + handed, { name: host.name }));
     }
   }
 

@@ -103,7 +103,9 @@ export const en = {
   "rematch.againstGhosts": "{name} started a rematch against the ghosts of the last round.",
   "rematch.sameDeal": "{name} started a rematch on the same deal.",
   "rematch.newDeal": "{name} started a rematch on a new deal.",
-  "rematch.hostsNow": "{name} hosts it now.",
+  "rematch.againstGhostsHanded": "{name} started a rematch against the ghosts of the last round; {name} hosts it now.",
+  "rematch.sameDealHanded": "{name} started a rematch on the same deal; {name} hosts it now.",
+  "rematch.newDealHanded": "{name} started a rematch on a new deal; {name} hosts it now.",
 
   // -- words many pages use ---------------------------------------------------------
   "common.newTab": "(opens in a new tab)",

@@ -101,7 +101,9 @@ export const es = {
   "rematch.againstGhosts": "{name} ha empezado la revancha contra los fantasmas de la última ronda.",
   "rematch.sameDeal": "{name} ha empezado la revancha con el mismo reparto.",
   "rematch.newDeal": "{name} ha empezado la revancha con un reparto nuevo.",
-  "rematch.hostsNow": "Ahora el anfitrión es {name}.",
+  "rematch.againstGhostsHanded": "{name} ha empezado la revancha contra los fantasmas de la última ronda; ahora el anfitrión es {name}.",
+  "rematch.sameDealHanded": "{name} ha empezado la revancha con el mismo reparto; ahora el anfitrión es {name}.",
+  "rematch.newDealHanded": "{name} ha empezado la revancha con un reparto nuevo; ahora el anfitrión es {name}.",
 
   // -- palabras de muchas páginas --------------------------------------------------------
   "common.newTab": "(se abre en otra pestaña)",

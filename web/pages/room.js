@@ -143,7 +143,7 @@ class RoomPage {
         if (s.seat) return false;
         // No seat, and no form: first what became of the race (over, or a new round).
         this.seat.joinName = null;
-        this.followRoom(m);
+        this.followRoom({ ...m, message: t("join.started") });
         return true;
       case "room_full":
       case "name_taken":
