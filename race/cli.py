@@ -24,6 +24,7 @@ COMMANDS = [
     "race.commands.bench_page",
     "race.commands.solve",
     "race.commands.winnability",
+    "race.commands.bench_hints",
 ]
 
 

@@ -17,6 +17,7 @@ import { tutorialView } from "./pages/tutorial.js";
 import { watchView } from "./pages/watch.js";
 import { replayIds } from "./model/replay.js";
 import { sound } from "./sound.js";
+import { ROOM_CODE_TEXT } from "./wire.js";
 
 const root = document.getElementById("app");
 const connection = document.querySelector("[data-testid=connection]");
@@ -84,14 +85,14 @@ function route(handoff = null) {
   current = null;
   const path = decodeURIComponent(location.pathname);
   let m;
-  if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/))) {
+  if ((m = path.match(new RegExp(`^/r/(${ROOM_CODE_TEXT})/?$`)))) {
     current = roomPage(root, { code: m[1].toUpperCase(), navigate, handoff });
-  } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
+  } else if ((m = path.match(new RegExp(`^/watch/(${ROOM_CODE_TEXT})/?$`)))) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if ((m = replayIds(path))) {
     const ids = m;
     lazily(import("./pages/replay.js"), (page) => page.replayView(root, { ids, navigate }));
-  } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
+  } else if ((m = path.match(new RegExp(`^/replay/room/(${ROOM_CODE_TEXT})/?$`)))) {
     const room = m[1].toUpperCase();
     lazily(import("./pages/replay.js"), (page) => page.replayView(root, { room, navigate }));
   } else if (/^\/me\/?$/.test(path)) {

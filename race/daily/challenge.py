@@ -124,6 +124,7 @@ class DailyChallenge:
                 kind=Kind.DAILY,
                 daily_date=date,
                 player=profile.id,
+                hint_penalty_ms=self.entry.hint_penalty_ms,
             )
 
         meta, docs = await self.entry.open_room(session, meta_for, name, token, device=device_id(msg.device))

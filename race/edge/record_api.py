@@ -24,12 +24,14 @@ from race.rooms.replays import replay_result, replay_view
 from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
+from race.service.series_record import series_of_device
 from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
+from race.wire import protocol as p
 
-RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.rooms.record.new_id
+RECORD_ID = re.compile(p.RECORD_ID_TEXT)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.wire.protocol.DEVICE_KEY
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT)
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}
 
@@ -44,6 +46,7 @@ def listed(rid: str, record: Record) -> dict[str, Any]:
         "place": record.place,
         "field": record.field,
         "result": replay_result(record),
+        "hints": record.hints,
     }
 
 
@@ -71,7 +74,13 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
         listed_games.append(entry)
         f = r.result.finished_ms
         if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
-            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": r.result.moves, "date": entry["date"]}
+            best[r.difficulty] = {
+                "id": rid,
+                "finished_ms": f,
+                "moves": r.result.moves,
+                "date": entry["date"],
+                "hints": r.hints,
+            }
         for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
             for name in names:
                 friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1
@@ -158,10 +167,11 @@ def record_routes(
             ids = await store.record_list(device_listing(device_id(key)), 0, MY_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
             (standing,) = await ratings.standings([device_id(key)]) if ratings else [None]
+            series = await series_of_device(store, device_id(key))
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
         games = [(rid, decode_record(data)) for rid, data in found if data is not None]
-        body = history(games, today()) | {"rating": rating_view(standing)}
+        body = history(games, today()) | {"rating": rating_view(standing), "series": series}
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [

@@ -15,11 +15,13 @@ from starlette.routing import Route
 
 from race.daily import DailyChallenge
 from race.edge import share, static
+from race.edge.analysis_api import analysis_routes
 from race.edge.ratings_api import rating_routes
 from race.edge.record_api import DEVICE_KEY, record_routes
 from race.edge.static import read_client
 from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
+from race.service.analyses import Analyses
 from race.service.listing import Listings
 from race.service.ratings import Ratings
 from race.service.solver_lines import SolverLines
@@ -39,9 +41,10 @@ class Api:
         daily: DailyChallenge,
         solver_lines: SolverLines,
         ratings: Ratings,
+        analyses: Analyses | None = None,
     ) -> None:
         self.settings, self.store, self.listings, self.daily = settings, store, listings, daily
-        self.solver_lines, self.ratings = solver_lines, ratings
+        self.solver_lines, self.ratings, self.analyses = solver_lines, ratings, analyses
 
     def routes(self) -> list[Route]:
         return [
@@ -52,6 +55,7 @@ class Api:
             *rating_routes(self.store, self.ratings),
             Route("/api/rooms/{code}", self.room),
             *record_routes(self.store, self.daily.today, self.solver_lines, self.ratings),
+            *(analysis_routes(self.store, self.daily.today, self.analyses) if self.analyses else []),
             Route("/api/daily", self.leaderboard),
             Route("/api/{rest:path}", api_unknown),  # never the client's files: see api_unknown
         ]
@@ -202,7 +206,7 @@ def share_base(request: Request, settings: Settings) -> str:
     return share.share_base(own, request.url.hostname or "", settings.share_origin)
 
 
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT + "/?")  # as web/app.js routes /r/CODE and /watch/CODE
 REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 

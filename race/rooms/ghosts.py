@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
+from race.rooms.model import penalised
 from race.rooms.record import Record, RecordError, steps
 
 MAX_GHOSTS = 7  # a room of 8: one player and up to seven ghosts
@@ -41,6 +42,8 @@ class Ghost(msgspec.Struct, kw_only=True):
     start_home: int
     finished_ms: int | None = None
     resigned: bool = False
+    hints: int = 0
+    penalty_ms: int = 0  # what its hints added to its finish time, as its race ranked it
 
 
 GHOSTS = msgspec.json.Decoder(list[Ghost])
@@ -65,6 +68,8 @@ def ghost_of(record: Record, seat: str) -> Ghost:
         start_home=start,
         finished_ms=r.finished_ms,
         resigned=r.resigned,
+        hints=record.hints,
+        penalty_ms=record.penalty_ms,
     )
 
 
@@ -107,12 +112,15 @@ def ghost_view(ghost: Ghost) -> dict[str, Any]:
         "start_home": ghost.start_home,
         "finished_ms": ghost.finished_ms,
         "resigned": ghost.resigned,
+        "hints": ghost.hints,
+        "penalty_ms": ghost.penalty_ms,
     }
 
 
 def ghost_results(ghosts: Sequence[Ghost]) -> list[dict[str, Any]]:
     """The ghosts as the ranking counts them: each by its whole game (the mark to beat is
-    its finish time; one that did not finish, by the cards it ended with)."""
+    its finish time with its hints' penalty, as its race ranked it; one that did not
+    finish, by the cards it ended with)."""
     return [
         {
             "seat": g.seat,
@@ -122,6 +130,7 @@ def ghost_results(ghosts: Sequence[Ghost]) -> list[dict[str, Any]]:
             "moves": len(g.at),
             "resigned": g.resigned,
             "ghost": True,
+            **penalised(g.finished_ms, g.hints, g.penalty_ms),
         }
         for g in ghosts
     ]

@@ -30,6 +30,7 @@ import msgspec
 from race.engine import CARDS, FOUNDATIONS, Game
 from race.rooms.errors import Refused
 from race.rooms.record import Record, Result, gaps_of
+from race.rooms.series import Series
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -83,6 +84,10 @@ class Meta(msgspec.Struct, kw_only=True):
     player: str | None = None  # the daily player's public id
     known_deal: bool = False  # the deal was chosen (a number, a game raced again), not drawn
     spectator_delay: int = 0  # seconds the spectators' view runs behind the race
+    #: Hints in this room (:mod:`race.rooms.hints`): off, a time penalty per hint, or free.
+    hints: str = "penalty"
+    hint_penalty_ms: int = 15_000  # added to a finish time per hint shown, when hints cost
+    series: Series = msgspec.field(default_factory=Series)  # its rounds (race.rooms.series)
 
 
 class Seat(msgspec.Struct, kw_only=True):
@@ -105,6 +110,12 @@ class Seat(msgspec.Struct, kw_only=True):
     #: The player left the room after its race was over: the seat stays in that race's
     #: results, its token opens the room no more, and the next round has no such seat.
     left: bool = False
+    #: Hints shown (counted by the server: :mod:`race.rooms.hints`); the actions taken when
+    #: the last one was (asked again before another action, it is shown free); and the
+    #: seat's version it was asked at (a move sent on that version is not stale).
+    hints: int = 0
+    hint_act: int = -1
+    hint_version: int = -1
 
 
 #: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
@@ -245,7 +256,15 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         device=seat.device,
         daily_date=meta.daily_date,
         known_deal=meta.known_deal,
+        hints=seat.hints,
+        penalty_ms=seat.hints * hint_penalty(meta),
     )
+
+
+def hint_penalty(meta: Meta) -> int:
+    """What one hint adds to a finish time (ms) in ``meta``'s room: its penalty when hints
+    cost there (:mod:`race.rooms.hints`), else 0."""
+    return meta.hint_penalty_ms if meta.hints == "penalty" else 0
 
 
 def phase(meta: Meta, now: int) -> str:
@@ -315,6 +334,13 @@ def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_
     return None if until[-2] == math.inf else int(until[-2])
 
 
+def penalised(finished_ms: int | None, hints: int, penalty_ms: int) -> dict[str, Any]:
+    """A ranking row's hints: how many, their whole penalty (ms), and the time the ranking
+    uses (``time_ms``: the finish time and the penalty; None when not finished)."""
+    time_ms = None if finished_ms is None else finished_ms + penalty_ms
+    return {"hints": hints, "penalty_ms": penalty_ms, "time_ms": time_ms}
+
+
 _CARD_TEXT = tuple(str(c) for c in CARDS)
 # For each foundation: its key, and the text of its top card when it holds n cards (index n).
 _FOUNDATION_TOPS = tuple(
@@ -348,16 +374,19 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
         "stuck": game.is_stuck,
         "resigned": seat.resigned,
         "finished_ms": seat.finished_ms,
+        "hints": seat.hints,
         **({"left": True} if seat.left else {}),
     }
 
 
-def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-    """Finishers by time (then fewer moves); then everyone else by cards on the foundations
-    (more is better; then fewer moves). Players equal on all of that share a place (1, 2, 2,
-    4), listed in seat order. ``ghosts``: past games raced again, as
-    :func:`race.rooms.ghosts.ghost_results` gives them, ranked among the players (after them
-    when equal)."""
+def ranking(
+    seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (), *, hint_penalty_ms: int = 0
+) -> list[dict[str, Any]]:
+    """Finishers by time (their finish time and ``hint_penalty_ms`` per hint: ``time_ms``;
+    then fewer moves); then everyone else by cards on the foundations (more is better; then
+    fewer moves). Players equal on all of that share a place (1, 2, 2, 4), listed in seat
+    order. ``ghosts``: past games raced again, as :func:`race.rooms.ghosts.ghost_results`
+    gives them (with their own penalty), ranked among the players (after them when equal)."""
     rows: list[dict[str, Any]] = [
         {
             "seat": s.seat,
@@ -366,6 +395,7 @@ def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (
             "cards": g.cards_on_foundations,
             "moves": s.moves,
             "resigned": s.resigned,
+            **penalised(s.finished_ms, s.hints, s.hints * hint_penalty_ms),
         }
         for s, g in seats
     ]
@@ -373,7 +403,7 @@ def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (
 
     def result(row: dict[str, Any]) -> tuple[int, int, int]:
         if row["finished_ms"] is not None:
-            return (0, row["finished_ms"], row["moves"])
+            return (0, row["time_ms"], row["moves"])
         return (1, -row["cards"], row["moves"])
 
     ranked = sorted(enumerate(rows), key=lambda item: (result(item[1]), item[0]))

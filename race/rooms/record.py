@@ -79,6 +79,9 @@ class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     field: int = 0
     beat: tuple[str, ...] = ()
     behind: tuple[str, ...] = ()
+    #: Hints the player was shown, and what they added to the finish time the race ranked.
+    hints: int = 0
+    penalty_ms: int = 0
     format: int = FORMAT
 
     @property

@@ -29,16 +29,7 @@ def replay_view(record: Record) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
     for step in steps(record):
         now = board(step.game)
-        change: dict[str, Any] = {"at": step.at, "act": step.act, "home": step.game.cards_on_foundations}
-        piles = {str(i): p for i, (p, q) in enumerate(zip(now["piles"], before["piles"], strict=True)) if p != q}
-        if piles:
-            change["piles"] = piles
-        fnd = {k: v for k, v in now["foundations"].items() if v != before["foundations"][k]}
-        if fnd:
-            change["foundations"] = fnd
-        if now["shuffles_left"] != before["shuffles_left"]:
-            change["shuffles_left"] = now["shuffles_left"]
-        out.append(change)
+        out.append({"at": step.at, **changed(before, now, step.act, step.game.cards_on_foundations)})
         before = now
     return {
         "id": record.id,
@@ -58,7 +49,44 @@ def replay_view(record: Record) -> dict[str, Any]:
     }
 
 
+def changed(before: dict[str, Any], now: dict[str, Any], act: str, home: int) -> dict[str, Any]:
+    """One step as the page applies it: its action, the cards home after it, and the piles (by
+    index), foundations and shuffles left that it changed from board ``before`` to ``now``."""
+    change: dict[str, Any] = {"act": act, "home": home}
+    piles = {str(i): p for i, (p, q) in enumerate(zip(now["piles"], before["piles"], strict=True)) if p != q}
+    if piles:
+        change["piles"] = piles
+    fnd = {k: v for k, v in now["foundations"].items() if v != before["foundations"][k]}
+    if fnd:
+        change["foundations"] = fnd
+    if now["shuffles_left"] != before["shuffles_left"]:
+        change["shuffles_left"] = now["shuffles_left"]
+    return change
+
+
+def line_view(game: Game, moves: list[str]) -> list[dict[str, Any]]:
+    """A line of moves from ``game``'s position (not changed) as the page draws it: each move
+    as :func:`changed` says, in order."""
+    probe = game.copy()
+    before = board(probe)
+    out: list[dict[str, Any]] = []
+    for move in moves:
+        probe.play(move)
+        now = board(probe)
+        out.append(changed(before, now, move, probe.cards_on_foundations))
+        before = now
+    return out
+
+
 def replay_result(record: Record) -> dict[str, Any]:
     """How the game on the record ended."""
     r = record.result
-    return {"home": r.home, "moves": r.moves, "finished_ms": r.finished_ms, "resigned": r.resigned, "won": r.won}
+    return {
+        "home": r.home,
+        "moves": r.moves,
+        "finished_ms": r.finished_ms,
+        "resigned": r.resigned,
+        "won": r.won,
+        "hints": record.hints,
+        "penalty_ms": record.penalty_ms,
+    }

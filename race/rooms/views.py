@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms import tutorial
+from race.rooms import hints, series, tutorial
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms.model import META, SEAT, Kind, Meta, Seat, board, end_from, is_done, phase, progress, ranking, seat_key
 from race.store import Doc
@@ -132,7 +132,7 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         player["ready"] = seat.seat in meta.ready
         players.append(player)
     ghosts = GHOSTS.decode(docs["ghosts"].data) if "ghosts" in docs else []
-    view = {
+    view: dict[str, Any] = {
         "code": meta.code,
         "kind": meta.kind,
         "difficulty": meta.difficulty,
@@ -144,11 +144,12 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         "listed": meta.listed,
         "time_limit": meta.time_limit,
         "spectator_delay": meta.spectator_delay,
+        **hints.rule_view(meta),
         "start_at": meta.start_at,
         "ended_at": meta.ended_at,
         "server_time": now,
         "players": players,
-        "ranking": ranking(seats, ghost_results(ghosts)),
+        "ranking": ranking(seats, ghost_results(ghosts), hint_penalty_ms=hints.penalty_ms(meta)),
     }
     daily_deal = meta.deal if isinstance(meta.deal, str) and meta.deal.startswith("daily:") else None
     day = meta.daily_date or (daily_deal.split(":")[1] if daily_deal else None)
@@ -156,6 +157,10 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         view["daily_date"] = day
     if ghosts:  # (only then: a room without ghosts reads as it always has)
         view["ghosts"] = [ghost_view(g) for g in ghosts]
+    if meta.kind is Kind.RACE:
+        current = series.round_over(meta.round, view["ranking"], {}) if ph == "over" else None
+        seated = [(s.seat, s.name) for s, _ in seats if not s.left]
+        view["series"] = series.view(meta.series, current, meta.round, seated)
     return view
 
 

@@ -10,9 +10,12 @@ import msgspec
 
 from race.engine import Game
 from race.rooms.events import RaceOver
+from race.rooms.hints import penalty_ms
 from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
 from race.rooms.record import Record, RecordError, check, encode, new_id
+from race.service.analyses import Analyses
 from race.service.ratings import Ratings
+from race.service.series_record import keep_series
 from race.service.solver_lines import SolverLines
 from race.store import Documents, Records
 
@@ -41,7 +44,7 @@ async def keep_records(
     replaying it: one that does not replay is not kept, and the error is logged. Returns the
     games kept."""
     kept: list[Record] = []
-    places = {row["seat"]: row["place"] for row in ranking(seats)}
+    places = {row["seat"]: row["place"] for row in ranking(seats, hint_penalty_ms=penalty_ms(meta))}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
         chunks = acts_keys(seat)
@@ -80,8 +83,10 @@ class Recording:
         ttl: int,
         daily_ttl: int,
         ratings: Ratings | None = None,
+        analyses: Analyses | None = None,
     ) -> None:
         self.store, self.solver_lines, self.ratings = store, solver_lines, ratings
+        self.analyses = analyses
         self.ttl, self.daily_ttl = ttl, daily_ttl
 
     async def keep(self, event: RaceOver) -> None:
@@ -90,7 +95,11 @@ class Recording:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
         kept = await keep_records(self.store, event.room, meta, event.seats, ttl)
+        await keep_series(self.store, event.room, meta, event.seats, ttl)  # (a match or arena it ends)
         if self.ratings is not None and meta.kind is Kind.RACE:
             await self.ratings.rate(kept)
         if self.solver_lines is not None and meta.kind is Kind.RACE:
             self.solver_lines.look_for(meta.deal, meta.difficulty)
+        if self.analyses is not None:
+            for record in kept:
+                self.analyses.look_at(record)

@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Route, expect
 from websockets.sync.client import connect
 
-from tests.browser.test_web_a11y import Rival
-from tests.browser.test_web_client import create_room, join_room
+from tests.support.players import Rival
 from tests.support.processes import Server
+from tests.support.rooms import create_from_home, create_room, join_room
 from tests.support.web import OUTPUT, WAIT_MS, Browsing, Tab
 
 pytestmark = pytest.mark.browser
@@ -193,9 +193,7 @@ def test_a_race_started_from_a_scrolled_lobby_shows_the_board_from_its_top(brows
     tab = browsing.open("host", "/", phone=True, still=True)
     page = tab.page
     page.set_viewport_size({"width": 667, "height": 375})
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-deal").fill("7")
-    page.get_by_test_id("create-submit").tap()
+    create_from_home(page, "Solo", deal=7, phone=True)
     start = page.get_by_test_id("start")
     expect(start).to_be_visible()
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -228,11 +226,7 @@ def test_a_right_to_left_name_cut_short_above_the_board_keeps_its_beginning(brow
     host = browsing.open("host", "/", phone=True, still=True)
     hp = host.page
     hp.set_viewport_size({"width": 667, "height": 375})  # a phone on its side: a narrow column
-    hp.get_by_test_id("create-name").fill("Zed")
-    hp.get_by_test_id("create-deal").fill("7")
-    hp.get_by_test_id("create-submit").tap()
-    expect(hp.get_by_test_id("lobby")).to_be_visible()
-    code = hp.get_by_test_id("room").get_attribute("data-code")
+    code = create_from_home(hp, "Zed", deal=7, phone=True)
     rival = join_room(browsing, str(code), ARABIC, tab_name="rival")
     expect(hp.get_by_test_id("lobby-player")).to_have_count(2)
     hp.get_by_test_id("start").tap()

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_web_client import create_room
 from tests.support.processes import Server
+from tests.support.rooms import create_room
 from tests.support.web import DESKTOP, Browsing, Tab
 
 pytestmark = pytest.mark.browser

@@ -61,13 +61,14 @@ test("my own state is my entry among the players, and a snapshot keeps the newer
 test("a hint holds for the state it was asked of, while this seat races", () => {
   let s = seated();
   assert.equal(reduce(s, { type: "hint", move: "p0>p1", version: 0 }), s); // for another state
-  s = reduce(s, { type: "hint", move: "p0>p1", version: 1 });
-  assert.deepEqual(s.hint, { move: "p0>p1" });
+  s = reduce(s, { type: "hint", move: "p0>p1", progress: true, way_out: null, hints: 1, version: 1 });
+  assert.deepEqual(s.hint, { move: "p0>p1", progress: true, way_out: null });
   assert.equal(reduce(s, state({ version: 2 })).hint, null); // the state moved on
   assert.equal(reduce(s, state({ resigned: true, legal_moves: [] })).hint, null); // out of the race
   assert.equal(reduce(s, { type: "room", room: snapshot({ phase: "over" }) }).hint, null); // over
   assert.equal(reduce(s, { type: "room", room: snapshot({ round: 2 }) }).hint, null); // a rematch
-  assert.deepEqual(reduce(s, { type: "hint", move: null, version: 1 }).hint, { move: null });
+  const out = { type: "hint", move: null, progress: false, way_out: "undo", hints: 2, version: 1 };
+  assert.deepEqual(reduce(s, out).hint, { move: null, progress: false, way_out: "undo" });
 });
 
 test("a move sent waits for its reply: no input meanwhile, and none in another window's seat", () => {
@@ -86,10 +87,14 @@ test("a move sent waits for its reply: no input meanwhile, and none in another w
 
 test("the tools say what each may do now", () => {
   const s = seated(snapshot(), state({ can_undo: true }));
-  assert.deepEqual(tools(s), { shufflesLeft: 3, shuffle: true, shuffleHinted: false, hint: true, undo: true, restart: true, resign: true });
+  assert.deepEqual(tools(s), { shufflesLeft: 3, shuffle: true, shuffleHinted: false, hint: true, undo: true, undoHinted: false, restart: true, resign: true });
   assert.equal(tools(reduce(s, { type: "hint", move: "shuffle", version: 1 })).shuffleHinted, true);
+  // No move leads anywhere new: the way out is lit.
+  assert.equal(tools(reduce(s, { type: "hint", move: null, progress: false, way_out: "undo", version: 1 })).undoHinted, true);
+  // A room without hints: no hint to ask for.
+  assert.equal(tools(seated(snapshot({ hints: "off" }), state({ can_undo: true }))).hint, false);
   const out = reduce(s, state({ resigned: true, legal_moves: [], can_undo: false }));
-  assert.deepEqual(tools(out), { shufflesLeft: 3, shuffle: false, shuffleHinted: false, hint: false, undo: false, restart: false, resign: false });
+  assert.deepEqual(tools(out), { shufflesLeft: 3, shuffle: false, shuffleHinted: false, hint: false, undo: false, undoHinted: false, restart: false, resign: false });
   assert.equal(inRace(out), false);
 });
 

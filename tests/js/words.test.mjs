@@ -121,3 +121,28 @@ test("two players of one name on a leaderboard are told apart by their public id
   assert.deepEqual(tellApart(rows).map((r) => r.alias ?? null), ["#a41f", null, "#5d21", "#77e1"]);
   assert.equal(tellApart([{ seat: "x", name: "Cy" }])[0].alias, undefined);
 });
+
+test("hints in words: the room's rule, the button, the answer, a result's hints", async () => {
+  const { hintButton, hintRule, hintText, hintsNote, rankedAs } = await import("../../web/model/hints.js");
+  const { penaltyText } = await import("../../web/model/words.js");
+  const race = (hints, ms = 15000) => ({ kind: "race", hints, hint_penalty_ms: hints === "penalty" ? ms : 0 });
+  assert.deepEqual([penaltyText(15000), penaltyText(1500), penaltyText(90000), penaltyText(60000)], ["+15 s", "+1.5 s", "+1 min 30 s", "+1 min"]);
+  assert.deepEqual([hintButton(race("penalty")).label, hintButton(race("free")).label, hintButton(race("off")).off], ["Hint +15 s", "Hint", true]);
+  assert.equal(hintButton({ kind: "daily", hints: "penalty", hint_penalty_ms: 15000 }).label, "Hint (unranked)");
+  assert.equal(hintButton({ kind: "tutorial", hints: "free" }).label, "Hint");
+  assert.equal(hintRule(race("penalty", 20000)), "Each hint adds 20 s to the finish time the ranking uses.");
+  assert.equal(hintRule(race("off")), "Hints are off in this race.");
+  const summary = (extra) => roomSummary({ difficulty: "easy", deal: 5, known_deal: true, round: 1, ...extra });
+  assert.deepEqual(
+    [summary(race("penalty")), summary(race("off")), summary(race("free")), summary({ kind: "daily", hints: "penalty" })],
+    ["easy · known deal 5 · hints +15 s", "easy · known deal 5 · no hints", "easy · known deal 5 · free hints", "easy · known deal 5"],
+  );
+  const board = { piles: [["AS", "KC"], ["AC"]], foundations: {} };
+  assert.match(hintText({ move: "p0>p1", progress: true, way_out: null }, board), /^Hint: /);
+  assert.equal(hintText({ move: "shuffle", progress: false, way_out: "shuffle" }, board), "No card move leads anywhere new: shuffle.");
+  assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board), "No move leads anywhere new: undo your last move.");
+  assert.equal(hintText({ move: null, progress: false, way_out: null }, board), "No move leads anywhere new from here, and nothing is left to undo.");
+  assert.equal(hintText(null, board), "");
+  assert.deepEqual([hintsNote({ hints: 2, penalty_ms: 30000 }), hintsNote({ hints: 1, penalty_ms: 0 }), hintsNote({ hints: 0 })], ["+30 s, 2 hints", "1 hint", ""]);
+  assert.equal(rankedAs({ hints: 2, penalty_ms: 30000, finished_ms: 70200, time_ms: 100200 }), "ranked as 1:40.2");
+});

@@ -11,7 +11,7 @@ import pytest
 import websockets
 
 from tests.support.processes import Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def slow_start(redis_url: str) -> Iterator[Server]:
 
 async def test_a_whole_race_two_players_and_a_spectator(slow_start: Server) -> None:
     server = slow_start
-    line = winning_line()
+    line = first_winning_line()
     ann = await Client.connect(server.ws_url)
     created = await ann.request(
         {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"

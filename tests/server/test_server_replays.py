@@ -17,7 +17,7 @@ from race.rooms.record import check, decode
 from race.service.solver_lines import line_length
 from race.store import open_store
 from tests.support.processes import Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])
@@ -49,7 +49,7 @@ def applied(view: dict[str, Any], upto: int) -> dict[str, Any]:
 
 async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tuple[Server, str]) -> None:
     server, store_url = served
-    line = winning_line()
+    line = first_winning_line()
     ann = await Client.connect(server.ws_url)
     created = await ann.request(
         {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"
@@ -85,6 +85,8 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
             "finished_ms": state["finished_ms"],
             "resigned": False,
             "won": True,
+            "hints": 0,
+            "penalty_ms": 0,
         }
         assert by_name["Bob"]["result"]["resigned"] and by_name["Bob"]["result"]["moves"] == 1
         view = (await http.get(f"/api/replays/{by_name['Ann']['id']}")).json()

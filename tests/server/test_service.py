@@ -110,16 +110,19 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
         await service.handle(ann, p.Rematch(deal=6))
     assert info.value.code == "not_over"
     await service.handle(bob, p.Resign())
-    await service.handle(bob, p.Rematch(deal=6))  # anyone, once it is over: Bob hosts the rematch
+    await service.handle(bob, p.Rematch(deal=6))  # anyone may offer it, once it is over
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    assert watching["room"]["phase"] == "over" and watching["room"]["series"]["offer"]["by"] == "s2"
+    await service.handle(ann, p.Answer(accept=True))  # Ann says yes: the round opens, Ann still hosts
     (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
     room = watching["room"]
-    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2 and room["host"] == "s2"
+    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2 and room["host"] == "s1"
     assert all(pl["moves"] == 0 and not pl["resigned"] for pl in room["players"])
     assert room["players"][0]["board"] != state["board"]
     room_again, fresh = await service.handle(ann, p.Sync())
     assert room_again["room"]["round"] == 2 and fresh["type"] == "state"
     assert fresh["board"] == room["players"][0]["board"] and not fresh["legal_moves"]  # face down
-    await service.handle(bob, p.Start())
+    await service.handle(ann, p.Start())
     _, dealt = await service.handle(ann, p.Sync())
     assert dealt["board"] != state["board"] and dealt["legal_moves"]  # the new deal, at the start
     (spectating,) = await service.handle(Session("c9", room=ann.room, role=Role.SPECTATOR), p.Sync())
@@ -186,6 +189,7 @@ async def test_resume_across_a_rematch_sends_no_partial_account(store: Store) ->
     await service.handle(ann, p.Resign())
     await service.handle(bob, p.Resign())
     await service.handle(ann, p.Rematch(deal=6))
+    await service.handle(bob, p.Answer(accept=True))
     (joined,) = await service.handle(Session("c7"), p.Resume(room=ann.room or "", token=token, version=v))
     assert "missed" not in joined
     assert joined["state"]["moves"] == 0 and joined["state"]["version"] == v + 3
@@ -428,9 +432,9 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
 async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() -> None:
     """The win is committed, then the store fails before the race is ended: the client gets
     ``unavailable``. Its retry (same id) is a duplicate, and ends the race after all."""
-    from tests.support.web import winning_line
+    from tests.support.winning_lines import first_winning_line
 
-    line = winning_line()
+    line = first_winning_line()
     store = FailingOnce(ttl=3600)
     service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")
@@ -485,7 +489,7 @@ async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
 
 async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store: Store) -> None:
     """The one who went away may be the host: then a player who is out ends it, once the
-    host is the only one left racing; and anyone may start the rematch."""
+    host is the only one left racing; and anyone may offer the rematch (the host unchanged)."""
     service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
@@ -502,8 +506,10 @@ async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store:
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     assert watching["room"]["phase"] == "over"
     await service.handle(cy, p.Rematch())
+    for session in (bob, ann):
+        await service.handle(session, p.Answer(accept=True))
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
-    assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s3"
+    assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s1"
 
 
 async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Store) -> None:

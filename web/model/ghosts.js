@@ -31,6 +31,7 @@ export function ghostAt(g, elapsed) {
     resigned: done && !won && !!g.resigned,
     stuck: false,
     ghost: true,
+    hints: g.hints ?? 0, // (its game's, all told)
   };
 }
 

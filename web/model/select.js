@@ -49,8 +49,9 @@ export function tools(s) {
     shufflesLeft: mine?.board.shuffles_left ?? 0,
     shuffle: legal.includes("shuffle"),
     shuffleHinted: s.hint?.move === "shuffle" && legal.includes("shuffle"),
-    hint: active && !out,
+    hint: active && !out && s.room?.hints !== "off",
     undo: active && !!mine?.can_undo,
+    undoHinted: active && !!mine?.can_undo && s.hint?.way_out === "undo",
     restart: active && !out && !!mine?.can_undo,
     resign: active && !out,
   };

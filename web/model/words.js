@@ -86,6 +86,7 @@ export function roomSummary(room) {
   if (room.time_limit) parts.push(t("room.limit", { time: limitText(room.time_limit) }));
   if (room.round > 1) parts.push(t("room.round", { n: room.round }));
   if (room.spectator_delay) parts.push(t("room.delay", { n: room.spectator_delay }));
+  if (room.kind === "race" && room.hints !== undefined) parts.push(hintsPart(room));
   return parts.join(" · ");
 }
 
@@ -107,7 +108,21 @@ export function limitText(seconds) {
   return [min ? t("time.min", { n: min }) : "", sec ? t("time.s", { n: sec }) : ""].filter(Boolean).join(" ");
 }
 
-export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
+/** A penalty (ms) as "+15 s", "+1.5 s", "+1 min 30 s". */
+export function penaltyText(ms) {
+  const s = ms / 1000;
+  if (Number.isInteger(s)) return `+${limitText(s)}`;
+  return `+${t("time.s", { n: Math.round(s * 10) / 10 })}`;
+}
+
+/** A race room's hints for its header: "hints +15 s", "no hints", "free hints". */
+function hintsPart(room) {
+  if (room.hints === "off") return t("hints.summaryOff");
+  if (room.hints === "free" || !room.hint_penalty_ms) return t("hints.summaryFree");
+  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms) });
+}
+
+export { NAME_MAX } from "../wire.js"; // characters in a nickname
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The length of a nickname as the server counts it: characters as a reader sees them

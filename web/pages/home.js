@@ -6,6 +6,7 @@ import { errorText, t } from "../i18n.js";
 import { count, difficultyText } from "../model/words.js";
 import { Link, RETRY_MS } from "../net.js";
 import { WELCOMED_KEY } from "./howto.js";
+import { ROOM_CODE_TEXT } from "../wire.js";
 
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 // What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
@@ -58,6 +59,22 @@ export function homeView(root, { navigate }) {
     h("option", { value: "60" }, t("home.behind", { n: 60 })),
     h("option", { value: "0" }, t("home.live")),
   );
+  // A hint costs time by default (the server's penalty, told in the lobby); free for a casual race.
+  const hints = h(
+    "select",
+    { id: "hints", name: "hints", "data-testid": "create-hints" },
+    h("option", { value: "penalty" }, t("home.hintsCost")),
+    h("option", { value: "free" }, t("home.hintsFree")),
+    h("option", { value: "off" }, t("home.hintsOff")),
+  );
+  // Several rounds: race after race, a match (first to N wins) or an arena night (K rounds).
+  const format = h(
+    "select",
+    { id: "format", name: "format", "data-testid": "create-format" },
+    h("option", { value: "" }, t("home.formatOpen")),
+    [1, 2, 3, 4].map((n) => h("option", { value: `match:${n}` }, t("home.formatMatch", { n }))),
+    [3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: `arena:${n}` }, t("home.formatArena", { n }))),
+  );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
   const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, t("home.create"));
   const createForm = h(
@@ -72,8 +89,12 @@ export function homeView(root, { navigate }) {
     deal,
     h("label", { for: "time-limit" }, t("home.limit")),
     limit,
+    h("label", { for: "format" }, t("home.format")),
+    format,
     h("label", { for: "spectator-delay" }, t("home.spectators")),
     delay,
+    h("label", { for: "hints" }, t("home.hints")),
+    hints,
     h("label", { class: "check" }, listed, ` ${t("home.listed")}`),
     createBtn,
   );
@@ -197,7 +218,7 @@ export function homeView(root, { navigate }) {
     // Codes are letters and digits; people paste them with spaces or dashes ("ABC-1234").
     const c = code.value.replace(/[\s-]/g, "").toUpperCase();
     if (!c) return;
-    if (!/^[A-Z0-9]{1,16}$/.test(c)) {
+    if (!new RegExp(`^${ROOM_CODE_TEXT}$`).test(c)) {
       toast(t("home.badCode"), "error");
       return;
     }
@@ -220,6 +241,11 @@ export function homeView(root, { navigate }) {
     }
     if (limit.value) msg.time_limit = Number(limit.value);
     if (delay.value) msg.spectator_delay = Number(delay.value);
+    if (hints.value !== "penalty") msg.hints = hints.value;
+    if (format.value) {
+      const [kind, n] = format.value.split(":");
+      msg[kind] = Number(n);
+    }
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();

@@ -6,8 +6,10 @@
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
 import { dayText, t } from "../i18n.js";
+import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, difficultyText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -72,7 +74,7 @@ class MeView {
     const streak = await this.streak();
     this.page.removeAttribute("aria-busy");
     this.page.dataset.games = mine.games.length;
-    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, t("me.h1"))), this.summary(mine, streak), this.games(mine.games), this.rivals(mine.rivals), this.move());
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, t("me.h1"))), this.summary(mine, streak), this.games(mine.games), meSeries(mine.series), this.rivals(mine.rivals), this.move());
   }
 
   /** The daily streak, from the daily page's player (none when this browser has none). */
@@ -107,7 +109,8 @@ class MeView {
       const what = `${t(g.kind === "daily" ? "me.daily" : "me.race")} · ${difficultyText(g.difficulty)} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? t("me.placeOf", { place: ordinal(g.place), n: g.field }) : t("me.solo");
       const r = g.result;
-      const result = finished(r) ? formatMs(r.finished_ms) : `${t("me.cards", { home: r.home, total: TOTAL })}${r.resigned ? t("ranking.resigned") : ""}`;
+      const hints = hintsNote(r);
+      const result = `${finished(r) ? formatMs(r.finished_ms) : `${t("me.cards", { home: r.home, total: TOTAL })}${r.resigned ? t("ranking.resigned") : ""}`}${hints ? ` (${hints})` : ""}`;
       const watch = g.kept_back ? h("span", { class: "muted small", title: t("me.keptBackTitle") }, t("me.afterToday")) : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, t("me.replay"));
       return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap" }, dayText(g.date)), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };

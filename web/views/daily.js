@@ -85,33 +85,31 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
   const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
   const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
-  fill(el, ranked, unverifiedList(board.unverified ?? [], me, resultHref));
+  const unverified = apartList(board.unverified ?? [], me, resultHref, { testid: "unverified", summary: (n) => t("daily.notRanked", { results: count(n, "count.results") }), why: (e) => paceText(e.unverified) });
+  const assisted = apartList(board.assisted ?? [], me, resultHref, { testid: "assisted", summary: (n) => t("daily.assisted", { n }), why: (e) => t("daily.wonWith", { hints: count(e.hints, "count.hints") }) });
+  fill(el, ranked, assisted, unverified);
 }
 
-/** The results shown apart, never ranked: each with why the server could not take it for a
- * person's play (too fast between moves, a long run of quick moves, or faster than a floor). */
-function unverifiedList(entries, me, resultHref) {
+/** Results shown apart, never ranked: the unverified, each with why the server could not
+ * take it for a person's play (too fast between moves, a long run of quick moves, or faster
+ * than a floor), and the assisted, won with hints. */
+function apartList(entries, me, resultHref, { testid, summary, why }) {
   if (!entries.length) return null;
   const item = (e) => {
     const href = resultHref?.(e);
     const time = formatMs(e.time_ms);
     return h(
       "li",
-      { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": "unverified-entry", title: t("daily.notRankedTitle", { why: paceText(e.unverified) }) },
+      { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": `${testid}-entry`, title: t("daily.notRankedTitle", { why: why(e) }) },
       h("span", { class: "name", dir: "auto" }, e.name),
       e.alias ? h("span", { class: "alias", "data-testid": "alias" }, ` ${e.alias}`) : null,
       " ",
       href ? h("a", { href }, time) : h("span", {}, time),
       ` · ${count(e.moves, "count.moves")}`,
-      h("span", { class: "why" }, paceText(e.unverified)),
+      h("span", { class: "why" }, why(e)),
     );
   };
-  return h(
-    "details",
-    { class: "unverified", "data-testid": "unverified" },
-    h("summary", {}, t("daily.notRanked", { results: count(entries.length, "count.results") })),
-    h("ul", {}, tellApart(entries, (e) => e.player).map(item)),
-  );
+  return h("details", { class: "unverified", "data-testid": testid }, h("summary", {}, summary(entries.length)), h("ul", {}, tellApart(entries, (e) => e.player).map(item)));
 }
 
 /** The streak and my rank today (``mine``: my entry); once I am on today's board, ``race(room)``
@@ -128,9 +126,11 @@ export function drawStanding(el, streak, mine, { leader = null, race = null } = 
       h("span", { class: "label" }, t("daily.myRank")),
       mine?.unverified
         ? t("daily.tooFast", { time: formatMs(mine.time_ms), moves: count(mine.moves, "count.moves") })
-        : mine
-          ? t("daily.rank", { rank: mine.rank, time: formatMs(mine.time_ms), moves: count(mine.moves, "count.moves") })
-          : t("daily.notYet"),
+        : mine?.assisted
+          ? ` ${t("daily.rankAssisted", { hints: count(mine.hints, "count.hints") })} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "count.moves")}`
+          : mine
+            ? t("daily.rank", { rank: mine.rank, time: formatMs(mine.time_ms), moves: count(mine.moves, "count.moves") })
+            : t("daily.notYet"),
     ),
     ghosts,
   );
@@ -151,8 +151,8 @@ export function attemptWords(day) {
       let own = null;
       if (mine && finished(mine)) {
         const strong = ofToday() ? t("daily.cleared") : t("daily.clearedOf", { date: dateLabel(info.date) });
-        const standing = info.ranked ? (info.unverified ? t("daily.unverified", { why: paceText(info.unverified) }) : t("daily.onBoard")) : t("daily.practice");
-        const text = t("daily.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }) + standing;
+        const standing = info.unverified ? t("daily.unverified", { why: paceText(info.unverified) }) : mine.hints ? ` · ${t("daily.bannerAssisted", { hints: count(mine.hints, "count.hints") })}` : t("daily.onBoard");
+        const text = t("daily.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }) + (info.ranked ? standing : t("daily.practice"));
         own = { testid: "won-banner", kind: "won", strong, text };
       } else if (mine?.resigned) {
         own = { testid: "resigned-banner", kind: "lost", text: t("daily.gaveUp") };
@@ -174,10 +174,12 @@ export function attemptWords(day) {
       const today = ofToday();
       const note = info.ranked
         ? s.mine?.won
-          ? today
-            ? t("daily.rankedWon")
-            : t("daily.rankedWonOf", { date: dateLabel(info.date) })
-          : t("daily.ranked")
+          ? s.mine.hints
+            ? t("daily.noteAssisted")
+            : today
+              ? t("daily.rankedWon")
+              : t("daily.rankedWonOf", { date: dateLabel(info.date) })
+          : t("daily.noteRankedHints")
         : t(today ? "daily.practiceToday" : "daily.practiceDay");
       const path = `/watch/${info.code}`;
       const kind = info.ranked ? "ranked" : "practice";

@@ -5,8 +5,10 @@ import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { t } from "../i18n.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin } from "../model/share.js";
+import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
-import { awayTag, seriesLine, watchingLine } from "./ranking.js";
+import { awayTag, watchingLine } from "./ranking.js";
+import { seriesPanel } from "./series.js";
 import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
@@ -74,7 +76,7 @@ export function showJoinNote(form, note) {
 }
 
 /** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
-export function lobbyPanel(s, { send, now, series = null }) {
+export function lobbyPanel(s, { send, now }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -110,7 +112,8 @@ export function lobbyPanel(s, { send, now, series = null }) {
         ),
       ),
     ),
-    seriesLine(series),
+    seriesPanel(room, { me: seat }),
+    hintRule(room) ? h("p", { class: "muted lobby-hints", "data-testid": "lobby-hints", "data-hints": room.hints }, hintRule(room)) : null,
     room.ghosts?.length
       ? h(
           "p",

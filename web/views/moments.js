@@ -37,14 +37,15 @@ export function celebrate(before, after, message, { toast = momentToast } = {}) 
   }
 }
 
-/** The first three on their steps: 2nd, 1st, 3rd, each with name and result. */
-export function podiumView(podium, { me = null } = {}) {
+/** The first three on their steps: 2nd, 1st, 3rd, each with name and result (``result(r)``:
+ * its words, when not a race's time or cards). */
+export function podiumView(podium, { me = null, result = null } = {}) {
   const step = (r) =>
     h(
       "li",
       { class: `step place-${r.place}${r.seat === me ? " me" : ""}`, "data-testid": "podium-step", "data-place": r.place, "data-seat": r.seat },
       h("span", { class: "who", dir: "auto", title: r.name }, r.name),
-      h("span", { class: "result" }, finished(r) ? formatMs(r.finished_ms) : `${r.cards}/${TOTAL}`),
+      h("span", { class: "result" }, result ? result(r) : finished(r) ? formatMs(r.finished_ms) : `${r.cards}/${TOTAL}`),
       h("span", { class: "block", "aria-hidden": "true" }, ordinal(r.place)),
     );
   const order = [2, 1, 3].map((n) => podium.find((r) => r.place === n)).filter(Boolean);

@@ -6,7 +6,6 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
-import { series } from "../model/replay.js";
 import { podium } from "../model/moments.js";
 import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
@@ -15,6 +14,7 @@ import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
+import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, resignWords, toolbar } from "./toolbar.js";
@@ -42,10 +42,8 @@ export class RaceView {
     this.endShown = false;
     // At race over, each player's game on the record (seat -> id), once the server kept it.
     this.replays = new Map();
-    this.series = null; // the room's series, from its replay list (model/replay.js series)
-    this.replayLinks = new ReplayLinks((found, listing) => {
+    this.replayLinks = new ReplayLinks((found) => {
       this.replays = found;
-      this.series = series(listing);
       if (this.s) this.drawSide();
     });
     this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
@@ -127,10 +125,11 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
+    const { rematch, rematchGhosts, rematchSame, answer, leave } = this.act;
+    const act = { end: () => this.end(), rematch, rematchGhosts, rematchSame, answer, leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts });
     drawRivals(this.rivals, s, ghosts);
     drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
   }
@@ -145,7 +144,7 @@ export class RaceView {
 
   /** The podium over the board once the race is over (shown once a round, closed by a press). */
   drawPodium(s, was) {
-    const over = phase(s) === "over" && this.words.side && (s.room?.ranking?.length ?? 0) > 1;
+    const over = phase(s) === "over" && this.words.side && ((s.room?.ranking?.length ?? 0) > 1 || !!seriesWinner(s.room, s.seat));
     if (!over) {
       this.podium.hidden = true;
       this.podiumRound = null;
@@ -154,8 +153,16 @@ export class RaceView {
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
     const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, t("race.showBoard"));
     const first = podium(s.room).find((r) => r.place === 1);
-    const title = h("p", { class: "podium-title" }, first ? (first.seat === s.seat ? t("race.youWin") : t("race.wins", { name: first.name })) : t("race.over"));
-    this.podium.replaceChildren(title, podiumView(podium(s.room), { me: s.seat }), close);
+    let title = h("p", { class: "podium-title" }, first ? (first.seat === s.seat ? t("race.youWin") : t("race.wins", { name: first.name })) : t("race.over"));
+    let steps = podiumView(podium(s.room), { me: s.seat });
+    // The match's or the arena's end: its winner's moment, on the series' podium.
+    const champion = seriesWinner(s.room, s.seat);
+    if (champion) {
+      title = h("p", { class: "podium-title champion", "data-testid": "series-champion" }, champion);
+      steps = podiumView(seriesPodium(s.room.series), { me: s.seat, result: (r) => seriesScore(s.room.series, r) });
+      if (this.podiumRound !== s.room.round) sound.play("finished");
+    }
+    this.podium.replaceChildren(title, steps, close);
     if (this.podiumRound !== s.room.round) this.podium.hidden = false;
     this.podiumRound = s.room.round;
   }

@@ -4,6 +4,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
+import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
@@ -41,6 +42,7 @@ export function progressList(players, { me = null, host = null, presence = null 
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
         h("span", { "data-testid": "moves" }, count(p.moves, "count.moves")),
+        p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
     );
@@ -62,10 +64,17 @@ export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), r.resigned ? h("span", { class: "why" }, t("ranking.resigned")) : ""])),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), r.resigned ? h("span", { class: "why" }, t("ranking.resigned")) : ""]), hintsCell(r)),
       h("td", {}, String(r.moves)),
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
+}
+
+/** Beside a result, its hints: "+30 s, 2 hints" (ranked as the time with them), or nothing. */
+function hintsCell(r) {
+  const note = hintsNote(r);
+  if (!note) return null;
+  return h("span", { class: "hints-note", "data-testid": "result-hints", title: rankedAs(r) }, ` ${note}`);
 }
 
 /** Under the ranking, once the server has kept them (``replays``: seat -> record id): each
@@ -80,13 +89,4 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
     });
   const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, t("replays.race")) : null;
   return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, t("replays.title")), h("ul", {}, links), all);
-}
-
-/** The room's series so far (``series`` of model/replay.js): each player's wins and best time. */
-export function seriesLine(s) {
-  if (!s || s.rounds < 1 || !s.players.length) return null;
-  const wins = (p) => count(p.wins, "count.wins");
-  const part = (p) => [h("span", { class: "name", dir: "auto" }, p.name), p.best_ms !== null ? t("series.best", { wins: wins(p), time: formatMs(p.best_ms) }) : t("series.player", { wins: wins(p) })];
-  const parts = s.players.map((p, i) => [i ? " · " : "", part(p)]);
-  return h("p", { class: "muted small series", "data-testid": "series", "data-rounds": s.rounds }, t("series.head", { rounds: count(s.rounds, "count.rounds") }), parts);
 }

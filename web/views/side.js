@@ -4,22 +4,20 @@ import { fill, h, refill } from "../dom.js";
 import { t } from "../i18n.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
-import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } from "./ranking.js";
+import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
+import { offerPanel, seriesPanel } from "./series.js";
 
-/** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
+/** The side panel of state ``s``; ``act``: end, rematch, rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result";
  * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
  * as they stand now (model/ghosts.js). */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null }) {
+export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [] }) {
   const room = s.room;
   const parts = [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
-    // Anyone may start it (the host may have gone), and hosts it.
-    const primary = room.host === s.seat ? "primary" : null;
-    parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, t("side.rematch")));
-    if (typeof room.deal === "number" && act.rematchSame) parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, t("side.sameDeal")));
-    // The same deal against this round's games, once the server has kept them.
-    if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, t("side.ghosts")));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    // The next round is an offer: anyone may make it, everyone still here answers it.
+    const away = (seat) => isAway(s.presence, seat);
+    parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
     if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, t("side.leave")));

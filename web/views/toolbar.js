@@ -2,7 +2,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeMove } from "../model/cards.js";
+import { hintButton, hintText as hintWords } from "../model/hints.js";
 import { tools } from "../model/select.js";
 import { formatMs } from "../model/words.js";
 
@@ -49,16 +49,21 @@ export function toolbar(act, resign = resignWords()) {
       b.shuffle.disabled = !may.shuffle;
       b.shuffle.classList.toggle("hint", may.shuffleHinted);
       b.hint.disabled = !may.hint;
+      const costs = hintButton(s.room);
+      text(b.hint, costs.label);
+      b.hint.title = costs.title;
+      b.hint.hidden = costs.off;
       b.undo.disabled = !may.undo;
+      b.undo.classList.toggle("hint", may.undoHinted);
       b.restart.disabled = !may.restart;
       b.resign.disabled = !may.resign;
       for (const [name, label, sure] of [["restart", t("tb.restart"), t("tb.restartSure")], ["resign", resign.label, resign.sure]]) {
         text(b[name], confirming === name ? sure : label);
         b[name].classList.toggle("confirm", confirming === name);
       }
-      const move = s.hint?.move;
-      text(hintText, !s.hint ? "" : move ? t("tb.hintText", { move: describeMove(s.mine.board, move) }) : t("tb.noMove"));
-      hintText.dataset.move = move || "";
+      text(hintText, hintWords(s.hint, s.mine?.board));
+      hintText.dataset.move = s.hint?.move || "";
+      hintText.dataset.wayOut = s.hint && s.hint.progress === false ? s.hint.way_out || "none" : "";
       if (s.mine) {
         text(moves, String(s.mine.moves));
         text(cards, `${s.mine.cards}/104`);
