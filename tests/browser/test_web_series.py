@@ -153,3 +153,14 @@ def test_a_match_names_its_winner_over_the_board(browsing: Browsing) -> None:
 
 def browsing_ws(browsing: Browsing) -> str:
     return browsing.base_url.replace("http://", "ws://") + "/ws"
+
+
+def test_how_to_play_says_the_match_and_arena_rules(browsing: Browsing) -> None:
+    tab = browsing.open("how", "/how", phone=True)
+    rules = tab.page.get_by_test_id("howto-series")
+    expect(rules).to_contain_text("first to 1, 2, 3 or 4 wins")
+    expect(rules).to_contain_text("10, 7, 5, 3, 2 and 1 points")
+    rules.scroll_into_view_if_needed()
+    folder = OUTPUT / "series"
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / "howto-phone.png"))

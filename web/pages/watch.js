@@ -9,7 +9,7 @@ import { news } from "../model/news.js";
 import { initial, reduce } from "../model/room.js";
 import { clock, endedByTime, isAway, phase } from "../model/select.js";
 import { createStore } from "../model/store.js";
-import { count, formatMs, roomSummary, statusText } from "../model/words.js";
+import { count, endedText, formatMs, podiumTitle, roomSummary, statusText } from "../model/words.js";
 import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
 import { podium } from "../model/moments.js";
@@ -117,7 +117,7 @@ class WatchView {
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
     const ghosts = this.ghosts(s);
     this.ghostsShown = ghostKey(ghosts);
-    const parts = [h("h2", {}, t("watch.players")), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence }), watchingLine(s.presence)];
+    const parts = [h("h2", {}, t("watch.players")), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence, votes: phase(s) !== "over" }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
       parts.push(h("h2", {}, t("side.ranking")), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
@@ -141,8 +141,7 @@ class WatchView {
     this.podium.hidden = !over;
     if (!over || (phase(before) === "over" && before.room?.ranking === s.room.ranking)) return;
     const top = podium(s.room);
-    const first = top.find((r) => r.place === 1);
-    fill(this.podium, h("h2", { class: "podium-title", "data-testid": "winner" }, first ? t("race.wins", { name: first.name }) : t("race.over")), top.length > 1 ? podiumView(top) : null);
+    fill(this.podium, h("h2", { class: "podium-title", "data-testid": "winner" }, podiumTitle(s.room.ranking)), top.length > 1 ? podiumView(top) : null);
   }
 
   renderHead() {
@@ -161,7 +160,7 @@ class WatchView {
     else if (p === "racing" && room.start_at === null) text = t("watch.noClock");
     else if (p === "racing") text = t("watch.racing", { time: formatMs(c.elapsed) }) + (c.left === null ? "" : t("watch.left", { time: formatMs(c.left) }));
     else if (p === "over") {
-      text = endedByTime(room) ? t("watch.timeUp") : t("race.over");
+      text = endedByTime(room) ? t("watch.timeUp") : endedText(room).replace(/\.$/, "");
     }
     const why = this.blind
       ? t("watch.blind")

@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { endedByTime, place } from "../model/select.js";
-import { count, finished, formatMs, ordinal } from "../model/words.js";
+import { count, endedText, finished, formatMs, ordinal } from "../model/words.js";
 
 /** A race's banners for state ``s``: {own, over}, each null or {testid, kind, strong,
  * text, tail} (the tail is changed in place, unheard). */
@@ -24,8 +24,8 @@ export function raceBanners(s) {
   const end = over && {
     testid: "over-banner",
     kind: "over",
-    strong: t(endedByTime(s.room) ? "banner.timeUp" : "banner.over"),
-    text: at ? t("banner.placed", { place: ordinal(at), n: s.room.ranking.length }) : "",
+    strong: endedByTime(s.room) ? t("banner.timeUp") : endedText(s.room),
+    text: at ? ` ${t(mine && !finished(mine) ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
   };
   return { own, over: end || null };
 }

@@ -9,6 +9,7 @@ import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
 import { awayTag, watchingLine } from "./ranking.js";
 import { seriesPanel } from "./series.js";
+import { ratingChip } from "../ratings.js";
 import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
@@ -75,8 +76,9 @@ export function showJoinNote(form, note) {
   form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
 }
 
-/** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
-export function lobbyPanel(s, { send, now }) {
+/** The lobby of state ``s`` at server time ``now``; ``send(msg)``; ``ratings``: seat ->
+ * rating (ratings.js), beside each name. */
+export function lobbyPanel(s, { send, now, ratings = null }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -98,6 +100,7 @@ export function lobbyPanel(s, { send, now }) {
           "li",
           { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
           h("span", { class: "name", dir: "auto" }, p.name),
+          ratingChip(ratings?.get(p.seat)),
           p.seat === room.host ? h("span", { class: "tag" }, t("tag.host")) : null,
           p.seat === seat ? h("span", { class: "tag" }, t("tag.you")) : null,
           awayTag(presence, p.seat, seat),

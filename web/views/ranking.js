@@ -5,7 +5,8 @@ import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
-import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
+import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
+import { changeChip, ratingChip } from "../ratings.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -19,8 +20,9 @@ export function watchingLine(presence) {
 }
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
- * "away" beside a player with no open connection (from ``presence``). */
-export function progressList(players, { me = null, host = null, presence = null } = {}) {
+ * "away" beside a player with no open connection (from ``presence``); with ``votes``,
+ * "asks to end" beside a player racing who asked to end the race. */
+export function progressList(players, { me = null, host = null, presence = null, votes = false } = {}) {
   const tag = (text) => h("span", { class: "tag" }, text);
   const row = (p) => {
     const status = statusKey(p);
@@ -35,7 +37,7 @@ export function progressList(players, { me = null, host = null, presence = null 
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag(t("tag.you")), p.seat === host && tag(t("tag.host")), p.ghost && tag(t("tag.ghost")), p.left ? tag(t("tag.left")) : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag(t("tag.you")), p.seat === host && tag(t("tag.host")), p.ghost && tag(t("tag.ghost")), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag(t("tag.left")) : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
@@ -51,21 +53,28 @@ export function progressList(players, { me = null, host = null, presence = null 
 }
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
- * where a row's result links to (its replay), or null. */
-export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
+ * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
+ * change in this race (ratings.js), a column of its own once there are some. */
+export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
+  const rated = !!ratings?.size;
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")));
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")), rated ? h("th", {}, t("rating.column")) : null);
+  const rating = (r) => {
+    const found = ratings.get(r.seat);
+    return h("td", { class: "rating-cell", "data-testid": "ranking-rating" }, found ? [ratingChip(found), " ", changeChip(found)] : null);
+  };
   const row = (r) =>
     h(
       "tr",
-      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
+      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), r.resigned ? h("span", { class: "why" }, t("ranking.resigned")) : ""]), hintsCell(r)),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
+      rated ? rating(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
 }
