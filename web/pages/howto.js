@@ -70,6 +70,7 @@ export function howtoView(root) {
         picture(t("howto.picShuffle"), ["QH", "3D", "7S"], "⟳", ["3D", "7S", "QH"]),
       ),
       part(t("howto.stuck"), h("p", {}, t("howto.stuckText")), h("p", { "data-testid": "howto-hints" }, t("hints.howto")), h("p", {}, t("howto.ranking"))),
+      part(t("end.howtoTitle"), h("p", { "data-testid": "howto-ending" }, t("end.howto")), h("p", {}, t("end.howtoVote"))),
       part(t("series.howtoTitle"), h("p", { "data-testid": "howto-series" }, t("series.howto")), h("p", {}, t("series.howtoRematch"))),
       part(t("howto.moving"), h("ul", {}, h("li", {}, t("howto.tap")), h("li", {}, t("howto.drag")), h("li", {}, t("howto.pick")), h("li", {}, t("howto.keys")))),
       h("p", { class: "actions howto-go" }, h("a", { href: "/", class: "button primary", "data-testid": "howto-home" }, t("tutorial.race")), h("a", { href: "/learn", class: "button" }, t("home.playTutorial")), h("a", { href: "/daily", class: "button" }, t("tutorial.daily"))),

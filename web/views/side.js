@@ -28,7 +28,7 @@ export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = 
   if (mayEnd) {
     const sure = confirming === "end";
     const attrs = { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: act.end };
-    parts.push(h("button", attrs, sure ? t("side.endSure") : t("side.end")));
+    parts.push(h("button", attrs, t(sure ? "end.really" : "end.end")));
   }
   if (vote && live) parts.push(voteBlock(vote, act));
   // In a new tab: here, this page would leave the seat.
@@ -53,7 +53,7 @@ function voteBlock(vote, act) {
 
 /** Above the board on a phone, where the side panel is below it: with ``toEnd``, a button
  * that takes the player to "End the race" there (``label``: what it says). */
-export function drawToEnd(el, s, toEnd, label = t("side.endJump")) {
+export function drawToEnd(el, s, toEnd, label = t("end.jump")) {
   fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, label) : null);
 }
 
