@@ -622,6 +622,7 @@ export const en = {
   "hints.noMove": "No legal move is left.",
   "hints.outShuffle": "No card move leads anywhere new: shuffle.",
   "hints.outUndo": "No move leads anywhere new: undo your last move.",
+  "hints.stuckUndo": "No legal move is left: undo your last move.",
   "hints.outNone": "No move leads anywhere new from here, and nothing is left to undo.",
   "hints.note": "{cost}, {hints}",
   "hints.rankedAs": "ranked as {time}",

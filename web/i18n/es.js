@@ -620,6 +620,7 @@ export const es = {
   "hints.noMove": "No queda ningún movimiento válido.",
   "hints.outShuffle": "Ningún movimiento de carta lleva a una posición nueva: redistribuye.",
   "hints.outUndo": "Ningún movimiento lleva a una posición nueva: deshaz el último.",
+  "hints.stuckUndo": "No queda ningún movimiento válido: deshaz el último.",
   "hints.outNone": "Desde aquí ningún movimiento lleva a una posición nueva, y no queda nada que deshacer.",
   "hints.note": "{cost}, {hints}",
   "hints.rankedAs": "clasificado con {time}",

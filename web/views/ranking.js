@@ -54,27 +54,25 @@ export function progressList(players, { me = null, host = null, presence = null,
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
  * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
- * change in this race (ratings.js), a column of its own once there are some. */
+ * change in this race (ratings.js), under each name (a side panel has no room for a column). */
 export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
-  const rated = !!ratings?.size;
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")), rated ? h("th", {}, t("rating.column")) : null);
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")));
   const rating = (r) => {
-    const found = ratings.get(r.seat);
-    return h("td", { class: "rating-cell", "data-testid": "ranking-rating" }, found ? [ratingChip(found), " ", changeChip(found)] : null);
+    const found = ratings?.get(r.seat);
+    return found ? h("span", { class: "rating-line", "data-testid": "ranking-rating" }, ratingChip(found), " ", changeChip(found)) : null;
   };
   const row = (r) =>
     h(
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, rating(r)),
       h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
-      rated ? rating(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
 }
