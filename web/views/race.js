@@ -13,7 +13,7 @@ import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
-import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
+import { offerGoes, seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
@@ -130,7 +130,8 @@ export class RaceView {
     const act = { end: () => this.end(), rematch, rematchGhosts, rematchSame, answer, leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts });
+    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, now: this.now() });
+    this.goShown = offerGoes(s, this.now());
     drawRivals(this.rivals, s, ghosts);
     drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
   }
@@ -180,7 +181,8 @@ export class RaceView {
       if (c.count) this.beat(c.count);
     }
     this.tools.time(c);
-    if (mayEnd(s, now) !== this.endShown || (s.room.ghosts && ghostKey(this.ghosts()) !== this.ghostsShown)) this.drawSide();
+    const goes = offerGoes(s, now) !== this.goShown; // (the offer may go on without those away now)
+    if (mayEnd(s, now) !== this.endShown || goes || (s.room.ghosts && ghostKey(this.ghosts()) !== this.ghostsShown)) this.drawSide();
   }
 
   /** The room's ghosts as they stand at the server's time now. */

@@ -4,6 +4,7 @@
 
 import { h } from "../dom.js";
 import { dateTimeText, listText, t } from "../i18n.js";
+import { awayIn } from "../model/select.js";
 
 /** A player's name by seat, from the room's players or the series' standings. */
 function nameOf(room, seat) {
@@ -102,8 +103,8 @@ export function offerPanel(room, { me, act, ghostsReady = false, away = () => fa
     parts.push(h("p", { class: "offer-text", "data-testid": "offer-text" }, offer.by === me ? t(`offer.mine.${what}`) : t(`offer.from.${what}`, { name: nameOf(room, offer.by) })));
     if (waiting.length) parts.push(h("p", { class: "muted small", "data-testid": "offer-waiting" }, t("offer.waiting", { names: listText(waiting.map((p) => p.name)) })));
     if (mine) {
-      // Everyone it waits for has gone: the offer opens without them (they join the lobby).
-      if (waiting.length && waiting.every((p) => away(p.seat))) parts.push(h("button", { type: "button", class: "primary", "data-testid": "offer-go", onclick: () => again(act, offer) }, t("offer.startNow")));
+      // Everyone it waited for has gone (or left the room): sent again, it opens without them.
+      if (waiting.every((p) => away(p.seat))) parts.push(h("button", { type: "button", class: "primary", "data-testid": "offer-go", onclick: () => again(act, offer) }, t("offer.startNow")));
       parts.push(h("button", { type: "button", class: "small", "data-testid": "offer-withdraw", onclick: () => act.answer(false) }, offer.by === me ? t("offer.withdraw") : t("offer.changeMind")));
     } else {
       parts.push(
@@ -131,6 +132,14 @@ export function offerPanel(room, { me, act, ghostsReady = false, away = () => fa
   if (typeof room.deal === "number" && act.rematchSame && series.format !== "arena") parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, t("offer.same")));
   if (ghostsReady && act.rematchGhosts && series.format === "open") parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, t("offer.ghosts")));
   return h("div", { class: "offer-buttons" }, parts);
+}
+
+/** Whether my offer (or my yes) at server time ``now`` may go on without the players it
+ * waits for: every one of them is gone (``awayIn`` 0) or none is left (they left the room). */
+export function offerGoes(s, now) {
+  const offer = s.room?.series?.offer;
+  if (!offer || !s.seat || !offer.yes.includes(s.seat)) return false;
+  return s.room.players.filter((p) => !p.left && !offer.yes.includes(p.seat)).every((p) => awayIn(s, p.seat, now) === 0);
 }
 
 /** News of the offer between two states, for a toast (on a phone the offer is below the

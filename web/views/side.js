@@ -1,7 +1,7 @@
 // The race's side panel, and the rivals' line above the board (for phones).
 
 import { fill, h, refill } from "../dom.js";
-import { isAway, phase, rivals } from "../model/select.js";
+import { awayIn, isAway, phase, rivals } from "../model/select.js";
 import { statusText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 import { offerPanel, seriesPanel } from "./series.js";
@@ -9,13 +9,13 @@ import { offerPanel, seriesPanel } from "./series.js";
 /** The side panel of state ``s``; ``act``: end, rematch, rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result";
  * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
  * as they stand now (model/ghosts.js). */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [] }) {
+export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], now = 0 }) {
   const room = s.room;
   const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
   if (phase(s) === "over") {
     parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // The next round is an offer: anyone may make it, everyone still here answers it.
-    const away = (seat) => isAway(s.presence, seat);
+    const away = (seat) => awayIn(s, seat, now) === 0; // (gone long enough that the server goes on without them)
     parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
