@@ -301,7 +301,9 @@ def test_a_series_keeps_score_across_rounds_and_can_replay_the_same_deal(browsin
     room = alice.received_types("room")[-1]["room"]
     assert (room["round"], room["deal"]) == (2, DEAL)  # the same deal again
     expect(page.get_by_test_id("lobby").get_by_test_id("series")).to_have_attribute("data-rounds", "1")
-    expect(page.get_by_test_id("lobby").locator("[data-testid=standing][data-seat=s2]")).to_have_attribute("data-wins", "1")
+    expect(page.get_by_test_id("lobby").locator("[data-testid=standing][data-seat=s2]")).to_have_attribute(
+        "data-wins", "1"
+    )
     folder = OUTPUT / browsing.test_name
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "series-lobby-laptop.png"))
