@@ -189,7 +189,7 @@ export class Seat {
   /** Ask for a hint: not again while one is awaited (as long as a move's reply may be). */
   hint() {
     const s = this.state;
-    if (!canAct(s) || isOut(s.mine)) return;
+    if (!canAct(s) || isOut(s.mine) || s.room?.hints === "off") return; // (none in this room)
     if (this.hintAsked !== null && performance.now() - this.hintAsked < this.replyWaitMs()) return;
     if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
@@ -204,6 +204,11 @@ export class Seat {
 
   end() {
     this.sendNow({ type: "end" });
+  }
+
+  /** Ask to end the race (``vote`` false: no longer ask). */
+  voteEnd(vote = true) {
+    this.sendNow({ type: "vote_end", vote });
   }
 
   /** Leave the room (in the lobby, or once the race is over): ``left`` follows. */

@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     for actions in (500, 2000, 10_000):
         move_s, first_s, next_s = cost(args.start, args.difficulty, actions)
         print(
-            f"a hint on a game of {actions} actions: the first on a connection {first_s * 1000:.1f} ms "
+            f"a hint on a game of {actions} actions: the first in a process {first_s * 1000:.1f} ms "
             f"({first_s / move_s:.0f}x a move), the next {next_s * 1e6:.0f} us ({next_s / move_s:.1f}x a move)"
         )
     return 0

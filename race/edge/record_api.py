@@ -20,7 +20,7 @@ from race.rooms.model import device_id, normalise_code
 from race.rooms.ratings import rating_view
 from race.rooms.record import Record, daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
-from race.rooms.replays import replay_result, replay_view
+from race.rooms.replays import replay_result, replay_view, shown_deal
 from race.service.players import PlayerStore, board_group, ranked_on
 from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
@@ -64,7 +64,8 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
             **listed(rid, r),
             "kind": r.kind,
             "date": r.daily_date or utc_date(r.started),
-            "deal": r.deal,
+            "deal": shown_deal(r),
+            "daily_date": daily_day(r),
             "difficulty": r.difficulty,
             "room": r.room,
             "place": r.place,
@@ -77,7 +78,7 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
             best[r.difficulty] = {
                 "id": rid,
                 "finished_ms": f,
-                "moves": r.result.moves,
+                "moves": entry["result"]["moves"],  # (the ranking's count, as the list has it)
                 "date": entry["date"],
                 "hints": r.hints,
             }

@@ -16,7 +16,7 @@ from typing import Any
 
 from race.engine import Game
 from race.rooms.model import board
-from race.rooms.record import Record, steps
+from race.rooms.record import Record, daily_day, plays, steps
 
 
 def replay_view(record: Record) -> dict[str, Any]:
@@ -34,13 +34,13 @@ def replay_view(record: Record) -> dict[str, Any]:
     return {
         "id": record.id,
         "kind": record.kind,
-        "deal": record.deal,
+        "deal": shown_deal(record),
         "difficulty": record.difficulty,
         "name": record.name,
         "room": record.room,
         "round": record.round,
         "seat": record.seat,
-        "daily_date": record.daily_date,
+        "daily_date": daily_day(record),
         "known_deal": record.known_deal,
         "started": record.started,
         "result": replay_result(record),
@@ -79,14 +79,22 @@ def line_view(game: Game, moves: list[str]) -> list[dict[str, Any]]:
 
 
 def replay_result(record: Record) -> dict[str, Any]:
-    """How the game on the record ended."""
+    """How the game on the record ended: its ``moves`` as the ranking counted them (the
+    moves played, undone or not; counted from its actions, for a record kept when its
+    result counted every action)."""
     r = record.result
     return {
         "home": r.home,
-        "moves": r.moves,
+        "moves": plays(record.acts),
         "finished_ms": r.finished_ms,
         "resigned": r.resigned,
         "won": r.won,
         "hints": record.hints,
         "penalty_ms": record.penalty_ms,
     }
+
+
+def shown_deal(record: Record) -> int | str | None:
+    """The deal of a game on the record as it is shown: a daily deal's seed never (its
+    ``daily_date`` names it), so no one deals that day's deal ahead."""
+    return None if daily_day(record) is not None else record.deal

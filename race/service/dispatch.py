@@ -89,6 +89,7 @@ class RaceService:
             p.Hint: (May.PLAYER, race.hint),
             p.Resign: (May.PLAYER, race.resign),
             p.End: (May.PLAYER, ending.end),
+            p.VoteEnd: (May.PLAYER, ending.vote),
         }
 
     async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:

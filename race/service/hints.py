@@ -2,9 +2,10 @@
 
 A hint is worked out from every position the game has reached (:mod:`race.engine.hints`),
 which the server has from the game's actions, kept on the seat and in its acts documents
-(:func:`race.rooms.model.note_action`). A connection keeps its replay of them
-(:class:`Replayed`), so a hint replays only the actions taken since the last one; a new
-connection, or another round, replays the game once. The move path does none of it.
+(:func:`race.rooms.model.note_action`). The process keeps its replay of the games last
+hinted (:data:`TRAILS` of them), so a hint replays only the actions taken since the last
+one; a game hinted for the first time in a process (or long ago) is replayed once. The
+move path does none of it.
 
 A hint shown is counted on the seat in the same commit as the player's moves are (the
 seat's version moves on, and the others are told with a ``player`` message), unless it is
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -35,14 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("race.service")
 
 
-class Replayed:
-    """A connection's replay of its seat's game (of one round), for its next hint."""
-
-    __slots__ = ("key", "trail")
-
-    def __init__(self) -> None:
-        self.key: tuple[str, str, int] | None = None
-        self.trail: Trail | None = None
+TRAILS = 256  # the games (a seat's round) whose replay a process keeps for their next hint
+#: A game: its room's code and creation time (a code may be used again once its room is
+#: gone), the seat, the round.
+GameKey = tuple[str, int, str, int]
 
 
 class _Moved(Exception):
@@ -52,8 +50,11 @@ class _Moved(Exception):
 class Hints:
     """Hints for the players of the rooms in ``rooms``, whose acts documents ``store`` reads."""
 
-    def __init__(self, rooms: Rooms, store: Documents, *, clock: Callable[[], int]) -> None:
+    def __init__(self, rooms: Rooms, store: Documents, *, clock: Callable[[], int], trails: int = TRAILS) -> None:
         self.rooms, self.store, self.clock = rooms, store, clock
+        #: The replays of the games last hinted here, the least recently hinted first.
+        self.trails: OrderedDict[GameKey, Trail] = OrderedDict()
+        self.most_trails = trails
 
     async def ask(self, session: Session, msg: p.Hint) -> list[dict[str, Any]]:
         """The hint for the player's game: a ``state`` (the count moved on) and a ``hint``,
@@ -70,7 +71,7 @@ class Hints:
                 move = tutorial.hint(room.game, seat.history)
                 return [rule.answer(Advice(move, move is not None), room.version, seat.hints)]
             rule.allowed(meta)
-            advice = await self._advice(session.replayed, room)
+            advice = await self._advice(room)
             done = rule.actions(seat)
             if seat.hint_act == done:  # shown already since the last action: again, free
                 return [rule.answer(advice, room.version, seat.hints)]
@@ -106,25 +107,28 @@ class Hints:
             value=[state_view(seat, game, version, shown=shown), rule.answer(advice, version, seat.hints)],
         )
 
-    async def _advice(self, replayed: Replayed, room: SeatRoom) -> Advice:
-        """The hint for ``room``'s game, from every position it has reached: the
-        connection's replay of it brought up to date (made again if it does not agree)."""
+    async def _advice(self, room: SeatRoom) -> Advice:
+        """The hint for ``room``'s game, from every position it has reached: the process's
+        replay of it brought up to date (made again if it does not agree with the seat)."""
         meta, seat = room.meta, room.seat
-        key = (room.code, room.sid, meta.round)
-        if replayed.key != key or replayed.trail is None or replayed.trail.actions > rule.actions(seat):
-            replayed.key, replayed.trail = key, None
+        key = (room.code, meta.created, room.sid, meta.round)
+        done = rule.actions(seat)
         for _ in range(2):
-            if replayed.trail is None:
-                replayed.trail = Trail(meta.deal, meta.difficulty)
-            trail = replayed.trail
+            # Taken out while it is brought up to date: another hint of the game meanwhile
+            # (another tab) makes its own, and whichever is put back last stays.
+            trail = self.trails.pop(key, None)
+            if trail is None or trail.actions > done:
+                trail = Trail(meta.deal, meta.difficulty)
             try:
                 trail.extend(await self._actions_since(room.code, seat, trail.actions))
             except ValueError as exc:  # (the engine's errors, a missing document)
                 log.error("room %s: %s's actions do not replay: %s", room.code, room.sid, exc)
-            else:
-                if position_hash(trail.game) == position_hash(room.game):
-                    return advise(trail.game, trail.seen)
-            replayed.trail = None
+                continue
+            if position_hash(trail.game) == position_hash(room.game):
+                self.trails[key] = trail
+                if len(self.trails) > self.most_trails:
+                    self.trails.popitem(last=False)
+                return advise(trail.game, trail.seen)
         log.error("room %s: %s's game is hinted from its position alone", room.code, room.sid)
         return advise(room.game, {position_hash(room.game)})
 

@@ -198,14 +198,16 @@ class Race:
             not_out(seat)
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
+            seat.end_vote = False
             version = seat_doc.version + 1
-            told = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
+            ph = phase(room.meta, self.clock())
+            told = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)), ph)
             return Change(
                 expect={"meta": room.version, key: seat_doc.version},
                 write={key: dump(seat)},
                 log=(key, dump({"version": version, "action": "resign"})),
                 publish=not_to(session.conn_id, told),
-                value=state_view(seat, game, version, hidden=phase(room.meta, self.clock()) in SECRET),
+                value=state_view(seat, game, version, hidden=ph in SECRET),
             )
 
         state = await self.rooms.transact(code, action, names=[key], missing_ok=True)

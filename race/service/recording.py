@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 
@@ -37,14 +38,23 @@ def device_listing(device: str) -> str:
 
 
 async def keep_records(
-    store: RecordStore, code: str, meta: Meta, seats: list[tuple[Seat, Game]], ttl: int
+    store: RecordStore,
+    code: str,
+    meta: Meta,
+    seats: list[tuple[Seat, Game]],
+    ttl: int,
+    ghosts: Sequence[dict[str, Any]] = (),
 ) -> list[Record]:
     """Put every seat's game of a race just over on the record for ``ttl`` seconds, with its
     place in the race, listed under the room and its player's device, each checked by
-    replaying it: one that does not replay is not kept, and the error is logged. Returns the
-    games kept."""
+    replaying it: one that does not replay is not kept, and the error is logged. The place
+    and the field are the ranking's, ``ghosts`` (:func:`race.rooms.ghosts.ghost_results`)
+    counted; the players beaten and finished behind are the live ones only (a ghost is a
+    game, not a rival raced). Returns the games kept."""
     kept: list[Record] = []
-    places = {row["seat"]: row["place"] for row in ranking(seats, hint_penalty_ms=penalty_ms(meta))}
+    rows = ranking(seats, ghosts, hint_penalty_ms=penalty_ms(meta))
+    field = len(rows)
+    places = {row["seat"]: row["place"] for row in rows if not row.get("ghost")}
     names = {s.seat: s.name for s, _ in seats}
     for seat, game in seats:
         chunks = acts_keys(seat)
@@ -59,7 +69,7 @@ async def keep_records(
         rec = msgspec.structs.replace(
             rec,
             place=mine,
-            field=len(seats),
+            field=field,
             beat=tuple(names[s] for s, at in places.items() if at > mine),
             behind=tuple(names[s] for s, at in places.items() if at < mine),
         )
@@ -94,7 +104,7 @@ class Recording:
         if meta.kind is Kind.TUTORIAL:
             return  # a lesson, not a game: never on the record
         ttl = self.daily_ttl if meta.kind is Kind.DAILY else self.ttl
-        kept = await keep_records(self.store, event.room, meta, event.seats, ttl)
+        kept = await keep_records(self.store, event.room, meta, event.seats, ttl, event.ghosts)
         await keep_series(self.store, event.room, meta, event.seats, ttl)  # (a match or arena it ends)
         if self.ratings is not None and meta.kind is Kind.RACE:
             await self.ratings.rate(kept)

@@ -142,7 +142,7 @@ class Rounds:
         new_deal: int | str = offer.deal if offer.deal is not None else meta.deal if offer.ghosts else random_deal()
         meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
         meta.known_deal = offer.deal is not None or offer.ghosts  # a deal chosen, or the one just raced
-        meta.start_at = meta.ended_at = None
+        meta.start_at = meta.ended_at = meta.ended_by = None
         meta.ready = []
         write: dict[str, str] = {}
         expect: dict[str, int] = {}
@@ -157,6 +157,7 @@ class Rounds:
                 continue
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
+            seat.end_vote = False
             seat.acts, seat.logged = [], 0
             seat.hints, seat.hint_act = 0, -1  # (hints are counted by the round)
             write[key] = dump(seat)

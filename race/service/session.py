@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from race.rooms.errors import Refused
-from race.service.hints import Replayed
 from race.service.repo import Memo
 
 
@@ -29,8 +28,6 @@ class Session:
     #: What this connection's last move committed: the next move starts from it instead of
     #: reading the store (see :meth:`race.service.repo.Rooms.transact_seat`).
     memo: Memo = field(default_factory=Memo)
-    #: This connection's replay of its seat's game, for its next hint (race.service.hints).
-    replayed: Replayed = field(default_factory=Replayed)
     #: The client's address: the rooms it may start are counted by it.
     address: str = ""
     #: A spectator who holds a seat in the room's race (the same device), shown no boards

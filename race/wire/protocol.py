@@ -187,8 +187,15 @@ class Remove(_Msg, tag="remove", frozen=True):
 
 
 class End(_Msg, tag="end", frozen=True):
-    """End the race now (the host; or a player who is out, once at most one of those still
-    racing is here): everyone still playing is ranked by their cards home."""
+    """End the race now, once every other player still racing is away (the host is no one
+    special): everyone still playing is ranked by their cards home."""
+
+
+class VoteEnd(_Msg, tag="vote_end", frozen=True):
+    """A player still racing asks to end the race (``vote`` false: no longer asks); it ends
+    once every player still racing who is here asks."""
+
+    vote: bool = True
 
 
 class Ping(_Msg, tag="ping", frozen=True):
@@ -230,7 +237,7 @@ class Leaderboard(_Msg, tag="leaderboard", frozen=True):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Sync | Daily | Leaderboard | Leave | Remove | End | Tutorial | Answer)
+) | (Sync | Daily | Leaderboard | Leave | Remove | End | VoteEnd | Tutorial | Answer)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

@@ -690,11 +690,13 @@ def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_fin
     idle = join_room(browsing, code, "Idle", tab_name="idle")
     hp.get_by_test_id("start").click()
     expect(idle.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    expect(idle.page.get_by_test_id("end-race")).to_have_count(0)  # racing, with the host still in
-    # Once out, with only the host left racing, a player may end it too (the host may have gone).
+    for page in (hp, idle.page):
+        expect(page.get_by_test_id("end-race")).to_have_count(0)  # a rival plays: not even the host
+    # Once Idle is out, the host, alone still racing, may end it; Idle may not while the host plays.
     idle.page.get_by_test_id("resign").click()
     idle.page.get_by_test_id("resign").click()
-    expect(idle.page.get_by_test_id("end-race")).to_be_visible()
+    expect(hp.get_by_test_id("end-race")).to_be_visible()
+    expect(idle.page.get_by_test_id("end-race")).to_have_count(0)
     # By keyboard: the panel is redrawn between the two presses, and the focus stays put.
     hp.get_by_test_id("end-race").focus()
     hp.keyboard.press("Enter")
@@ -959,17 +961,24 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(bro
     hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
+
+    def bob_asks_to_end() -> None:
+        bp.get_by_test_id("vote-end").click()
+        expect(bp.get_by_test_id("vote-end")).to_have_attribute("data-asked", "true")
+
+    bob_asks_to_end()
     hint, outlined = bp.get_by_test_id("hint-text"), bp.locator("[data-testid=board] :is(.hint, .hint-target)")
     bp.keyboard.press("h")
     expect(hint).to_contain_text("Hint:")
     expect(outlined).to_have_count(2)  # the card and where it goes
 
     def end_the_race() -> None:
-        hp.get_by_test_id("end-race").click()
-        hp.get_by_test_id("end-race").click()
+        """Bob asked to end the race (before his hint: asking is no move, the hint stays);
+        Ann agrees."""
+        hp.get_by_test_id("vote-end").click()
         expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
 
-    # The host ends the race: the hint goes, its words and its outlines.
+    # The race ends: the hint goes, its words and its outlines.
     end_the_race()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
     expect(hint).to_have_text("")
@@ -983,6 +992,7 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(bro
     hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
+    bob_asks_to_end()
     bp.keyboard.press("h")
     expect(hint).to_contain_text("Hint:")
     # Then the news of that race's end and of another rematch is lost on its way to Bob's

@@ -34,11 +34,12 @@ def race_of_two(browsing: Browsing, *, deal: int = 7) -> tuple[Tab, Tab, str]:
     return ann, bob, code
 
 
-def end_the_race(host: Tab) -> None:
-    end = host.page.get_by_test_id("end-race")
-    end.click()
-    expect(end).to_have_text("Really end it for everyone?")
-    end.click()
+def end_the_race(host: Tab, rival: Tab) -> None:
+    """Both still racing: the host asks to end the race, the rival agrees."""
+    host.page.get_by_test_id("vote-end").click()
+    agree = rival.page.get_by_test_id("vote-end")
+    expect(agree).to_have_text("Agree to end the race")
+    agree.click()
     expect(host.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
 
 
@@ -55,7 +56,7 @@ def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(br
 
     # The race ends: the panel says so without a reload (the page looks the room up again
     # every few seconds), and the focus, in the panel, goes to its new heading.
-    end_the_race(ann)
+    end_the_race(ann, bob)
     expect(heading).to_have_text("This race is over", timeout=WAIT_MS)
     expect(watch).to_have_text("See the results")
     expect(heading).to_be_focused()
@@ -80,7 +81,7 @@ def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(br
 
 def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: Browsing) -> None:
     ann, bob, code = race_of_two(browsing)
-    end_the_race(ann)
+    end_the_race(ann, bob)
     visitor = browsing.open("visitor", f"/r/{code}")
     vp = visitor.page
     expect(vp.get_by_test_id("join-closed").get_by_role("heading")).to_have_text("This race is over")
@@ -97,8 +98,8 @@ def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: 
 def test_a_join_refused_for_a_race_that_is_over_says_it_is_over_and_the_focus_goes_to_its_heading(
     browsing: Browsing,
 ) -> None:
-    ann, _, code = race_of_two(browsing)
-    end_the_race(ann)
+    ann, bob, code = race_of_two(browsing)
+    end_the_race(ann, bob)
     # The page's look-up is answered as if the room were still in its lobby (it crossed the
     # race); the server refuses the seat.
     late = browsing.open("late", "/")
@@ -250,11 +251,11 @@ def test_on_a_phone_the_line_above_the_board_points_to_end_the_race(browsing: Br
     host.page.get_by_test_id("start").click()
     page = tab.page
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    resign = page.get_by_test_id("resign")
-    resign.tap()
-    resign.tap()  # "Really resign?"
-    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
-    # Bob is out, Ann alone still racing: Bob may end the race, from the panel below the board.
+    resign = host.page.get_by_test_id("resign")
+    resign.click()
+    resign.click()  # "Really resign?"
+    expect(host.page.get_by_test_id("resigned-banner")).to_be_visible()
+    # Ann is out, Bob alone still racing: Bob may end the race, from the panel below the board.
     end = page.get_by_test_id("end-race")
     expect(end).to_be_attached()
     assert not end.evaluate("b => { const r = b.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }")

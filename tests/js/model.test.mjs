@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { initial, reduce } from "../../web/model/room.js";
-import { awayIn, canAct, clock, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
+import { awayIn, canAct, clock, endVote, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
 import { createStore } from "../../web/model/store.js";
 
 const board = { piles: [["AS"], ["2S", "3S"]], foundations: {}, shuffles_left: 3 };
@@ -98,17 +98,28 @@ test("the tools say what each may do now", () => {
   assert.equal(inRace(out), false);
 });
 
-test("who may end the race: the host with someone else in it, a player who is out from the server's end_from", () => {
-  const host = seated();
-  assert.equal(mayEnd(host, 2000), true);
-  assert.equal(mayEnd(seated(snapshot({ players: [player("s1")] })), 2000), false);
-  const guest = (mine, extra) => reduce(seated(snapshot({ host: "s2" }), mine), presence(extra));
-  assert.equal(mayEnd(guest(state(), { end_from: 0 }), 2000), false); // still racing
-  const out = state({ resigned: true, legal_moves: [] });
-  assert.equal(mayEnd(guest(out, { end_from: null }), 2000), false); // two still racing are here
-  assert.equal(mayEnd(guest(out, { end_from: 3000 }), 2999), false);
-  assert.equal(mayEnd(guest(out, { end_from: 3000 }), 3000), true);
-  assert.equal(mayEnd(reduce(guest(out, { end_from: 0 }), { type: "room", room: snapshot({ host: "s2", phase: "over" }) }), 9000), false);
+test("who may end the race: any player, from the server's end_from for their seat; the host is no one special", () => {
+  const at = (end_from, mine = state(), room = snapshot()) => reduce(seated(room, mine), presence({ end_from }));
+  assert.equal(mayEnd(seated(), 2000), false); // no end_from yet
+  assert.equal(mayEnd(at({ s1: null, s2: null }), 2000), false); // the host, with a rival playing
+  assert.equal(mayEnd(at({ s1: 3000, s2: null }), 2999), false);
+  assert.equal(mayEnd(at({ s1: 3000, s2: null }), 3000), true); // the rival has gone
+  assert.equal(mayEnd(at({ s1: 0, s2: null }, state({ resigned: true, legal_moves: [] }), snapshot({ host: "s2" })), 10), true);
+  assert.equal(mayEnd(at({ s1: 0 }, state(), snapshot({ players: [player("s1")] })), 2000), false); // alone: resign instead
+  assert.equal(mayEnd(reduce(at({ s1: 0, s2: null }), { type: "room", room: snapshot({ phase: "over" }) }), 9000), false);
+});
+
+test("the vote to end the race: who may ask, who has, and playing on withdraws it", () => {
+  const racing = reduce(seated(), presence({ end_from: { s1: null, s2: null } }));
+  assert.deepEqual(endVote(racing, 2000), { may: true, mine: false, others: [] });
+  const bobAsks = reduce(racing, { type: "player", player: player("s2", { version: 2, end_vote: true }) });
+  assert.deepEqual(endVote(bobAsks, 2000), { may: true, mine: false, others: ["S2"] });
+  const both = reduce(bobAsks, state({ version: 2, end_vote: true }));
+  assert.deepEqual(endVote(both, 2000), { may: true, mine: true, others: ["S2"] });
+  assert.equal(endVote(reduce(both, state({ version: 3, end_vote: false })), 2000).mine, false);
+  const out = reduce(racing, state({ version: 2, resigned: true, legal_moves: [] }));
+  assert.equal(endVote(out, 2000).may, false); // out of the race: no vote
+  assert.deepEqual(endVote(reduce(bobAsks, { type: "room", room: snapshot({ phase: "over", players: [player("s1"), player("s2", { end_vote: true })] }) }), 2000).others, []);
 });
 
 test("a host who went away may be stood in for after the server's host_away_ms", () => {

@@ -139,9 +139,9 @@ async def test_the_mover_gets_its_state_and_no_player_echo_the_others_get_player
     # Ann moves: her reply is the state; Bob and the spectator get her player update.
     mine = await ann.request({"type": "move", "move": created["state"]["legal_moves"][0], "version": 1}, "state")
     assert mine["type"] == "state" and mine["version"] == 2, mine
-    for c in (bob, spectator):
+    for c, action in ((bob, "move"), (spectator, created["state"]["legal_moves"][0])):
         seen = await c.expect("player", where=lambda m: m["player"]["seat"] == "s1")
-        assert seen["action"] == created["state"]["legal_moves"][0]
+        assert seen["action"] == action  # a rival is not told the move: it would draw Ann's board
         assert seen["player"] == {k: mine[k] for k in seen["player"]}  # the same as Ann's state says
     # Bob moves next: Ann gets his update, with no echo of her own before it.
     theirs = await bob.request({"type": "move", "move": joined["state"]["legal_moves"][0], "version": 1}, "state")

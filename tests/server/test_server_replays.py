@@ -71,8 +71,10 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
     assert state["won"]
     bob_move = (await bob.started())["legal_moves"][0]
     assert (await bob.request({"type": "move", "move": bob_move, "version": 1}, "state"))["type"] == "state"
-    await bob.send({"type": "resign"})
-    await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    await bob.request({"type": "resign"}, "state")  # (its reply comes once the games are kept)
+    over = await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    ranked = {r["name"]: r["moves"] for r in over["room"]["ranking"]}
+    assert ranked == {"Ann": len(line["moves"]) + 1, "Bob": 1}  # an undo, a restart: no moves
 
     async with httpx.AsyncClient(base_url=server.url) as http:
         listed = (await http.get(f"/api/rooms/{code.lower()}/replays")).json()
@@ -81,7 +83,7 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
         assert (by_name["Ann"]["seat"], by_name["Bob"]["seat"]) == (created["seat"], joined["seat"])
         assert by_name["Ann"]["result"] == {
             "home": 104,
-            "moves": len(sent),
+            "moves": ranked["Ann"],  # the ranking's count
             "finished_ms": state["finished_ms"],
             "resigned": False,
             "won": True,

@@ -3,6 +3,8 @@ rule book's order among the rest, and the way out when nothing leads anywhere ne
 
 from __future__ import annotations
 
+import pytest
+
 from race.engine import Game, Move
 from race.engine.hints import Trail, advise, position_hash, replayed
 from race.rooms.model import Meta, Seat, ranking
@@ -109,3 +111,16 @@ def test_the_ranking_adds_the_penalty_of_each_hint() -> None:
     free = ranking([(fast, game), (slow, game)])
     assert [(r["name"], r["hints"], r["time_ms"]) for r in free] == [("Ann", 2, 60_000), ("Bob", 0, 80_000)]
     assert meta.hints == "penalty"
+
+
+def test_bench_hints_counts_loops_and_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    from race.cli import main
+
+    assert main(["bench-hints", "--deals", "3", "--cap", "150"]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith(("the rule", "making"))]
+    rows = {line[:22].strip(): line[22:].split() for line in lines}
+    # Medium deals 1-3: the rule book's hint loops on all three within 150 actions; the
+    # progress hint on none.
+    assert rows["the rule book's"][0] == "3" and rows["making progress"][0] == "0"
+    assert "a hint on a game of 2000 actions" in out

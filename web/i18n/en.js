@@ -87,6 +87,28 @@ export const en = {
 
   "podium.label": "Podium",
 
+  // -- ending a race: the vote, how it ended, no winner unless they finished -----------
+  "end.raceOver": "Race over",
+  "end.nobodyFinished": "Nobody finished",
+  "end.youWin": "You win!",
+  "end.wins": "{name} wins!",
+  "end.byTime": "Time is up: race over.",
+  "end.byVote": "Race ended by vote.",
+  "end.byEnd": "Race ended: the players still racing had gone.",
+  "end.over": "Race over.",
+  "end.voteMine": "You asked to end the race: it ends when every player still racing here asks too. Playing on withdraws it.",
+  "end.voteMineWith": "You and {names} asked to end the race: it ends when every player still racing here asks.",
+  "end.voteOthers": { one: "{names} asks to end the race now, ranked as things stand.", other: "{names} ask to end the race now, ranked as things stand." },
+  "end.ask": "Ask to end the race",
+  "end.agree": "Agree to end the race",
+  "end.withdraw": "Withdraw my request",
+  "end.asksJump": { one: "{names} asks to end ↓", other: "{names} ask to end ↓" },
+  "end.asksTag": "asks to end",
+  "end.notFinished": "not finished",
+  "end.placed": "You placed {place} of {n}.",
+  "end.placedUnfinished": "You placed {place} of {n}, not finished.",
+  "news.firstUnfinished": "{head}: {name} placed 1st of {n}, not finished.",
+
   // -- share texts ---------------------------------------------------------------------
   "share.daily": "Crescent Race daily {date}, {difficulty}: {how}, {moves}",
   "share.race": "Crescent Race, {difficulty} deal {deal}: {ranked}{time}, {moves}",
@@ -261,6 +283,7 @@ export const en = {
   "error.busy": "Things changed meanwhile; try again.",
   "error.too_many_players": "Your address has made too many new daily players today; play on as the one you have.",
   "error.not_racing": "The race is not running.",
+  "error.rival_racing": "A rival is still racing here: ask to end the race instead.",
   "error.not_host": "Only the host can do that (or any player here while the host is away).",
   "error.unknown_room": "There is no such room (it may have expired).",
   "error.not_in_room": "You are no longer in this room (your seat was given up).",

@@ -85,6 +85,28 @@ export const es = {
 
   "podium.label": "Podio",
 
+  // -- terminar una carrera: la votación, cómo terminó, sin ganador si nadie terminó ----
+  "end.raceOver": "Carrera terminada",
+  "end.nobodyFinished": "Nadie terminó",
+  "end.youWin": "¡Has ganado!",
+  "end.wins": "¡{name} gana!",
+  "end.byTime": "Se acabó el tiempo: carrera terminada.",
+  "end.byVote": "Carrera terminada por votación.",
+  "end.byEnd": "Carrera terminada: los jugadores que seguían en carrera se habían ido.",
+  "end.over": "Carrera terminada.",
+  "end.voteMine": "Has pedido terminar la carrera: termina cuando también lo pidan todos los jugadores presentes que siguen en carrera. Si sigues jugando, se retira.",
+  "end.voteMineWith": "Tú y {names} habéis pedido terminar la carrera: termina cuando lo pidan todos los jugadores presentes que siguen en carrera.",
+  "end.voteOthers": { one: "{names} pide terminar la carrera ahora, con la clasificación actual.", other: "{names} piden terminar la carrera ahora, con la clasificación actual." },
+  "end.ask": "Pedir terminar la carrera",
+  "end.agree": "Aceptar terminar la carrera",
+  "end.withdraw": "Retirar mi petición",
+  "end.asksJump": { one: "{names} pide terminar ↓", other: "{names} piden terminar ↓" },
+  "end.asksTag": "pide terminar",
+  "end.notFinished": "sin terminar",
+  "end.placed": "Quedaste {place} de {n}.",
+  "end.placedUnfinished": "Quedaste {place} de {n}, sin terminar.",
+  "news.firstUnfinished": "{head}: {name} quedó 1.º de {n}, sin terminar.",
+
   // -- lo que se comparte ---------------------------------------------------------------
   "share.daily": "Crescent Race, reto del día {date}, {difficulty}: {how}, {moves}",
   "share.race": "Crescent Race, {difficulty}, reparto {deal}: {ranked}{time}, {moves}",
@@ -259,6 +281,7 @@ export const es = {
   "error.busy": "Algo ha cambiado mientras tanto; inténtalo de nuevo.",
   "error.too_many_players": "Desde tu dirección se han creado hoy demasiados jugadores del reto diario; sigue con el que tienes.",
   "error.not_racing": "La carrera no está en marcha.",
+  "error.rival_racing": "Un rival sigue en carrera: pide terminar la carrera.",
   "error.not_host": "Solo el anfitrión puede hacer eso (o cualquier jugador presente si el anfitrión no está).",
   "error.unknown_room": "Esa sala no existe (puede que haya caducado).",
   "error.not_in_room": "Ya no estás en esta sala (dejaste tu asiento).",

@@ -47,7 +47,9 @@ export function overNews(was, room) {
   const ranking = room.ranking || [];
   const head = t(endedByTime(room) ? "news.timeUp" : "news.over");
   const first = ranking.find((r) => r.place === 1);
-  return first ? t("news.winner", { head, name: first.name, n: ranking.length }) : t("news.ended", { head });
+  if (!first) return t("news.ended", { head });
+  // (a race ended early names no winner: its first may not have finished)
+  return t(first.finished === false ? "news.firstUnfinished" : "news.winner", { head, name: first.name, n: ranking.length });
 }
 
 /** "Bob went away.", "Bob is back." (``seen``: seats ever here: a newcomer is not back). */

@@ -119,7 +119,7 @@ export function applyPlayer(players, update) {
 /** A player's entry as the others see it, from that player's own `state`. */
 export function playerFromState(state) {
   const { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, hints, board } = state;
-  return { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, hints, board };
+  return { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, hints, board, end_vote: !!state.end_vote };
 }
 
 /** The newer of the presence held and ``m`` (they can cross); of the same version (told

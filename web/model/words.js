@@ -63,6 +63,28 @@ export function statusText(p) {
   return "";
 }
 
+/** The podium's title: who won, or, for a race that ended with nobody finished, that no
+ * one did (the first place is then only ahead, not a winner). */
+export function podiumTitle(ranking, me = null) {
+  const first = (ranking || []).find((r) => r.place === 1);
+  if (!first) return t("end.raceOver");
+  if (!finished(first)) return t("end.nobodyFinished");
+  return first.seat === me ? t("end.youWin") : t("end.wins", { name: first.name });
+}
+
+/** How a race ended, in words (the room's `ended_by`). */
+export function endedText(room) {
+  const by = room?.ended_by;
+  return t(by === "time" ? "end.byTime" : by === "vote" ? "end.byVote" : by === "end" ? "end.byEnd" : "end.over");
+}
+
+/** The vote to end the race in words (``vote``: endVote of model/select.js), or "". */
+export function voteText(vote) {
+  const names = vote.others.join(", ");
+  if (vote.mine) return names ? t("end.voteMineWith", { names }) : t("end.voteMine");
+  return names ? t("end.voteOthers", { names, n: vote.others.length }) : "";
+}
+
 /** A player's status as a key: finished, resigned, stuck or racing. */
 export function statusKey(p) {
   if (finished(p)) return "finished";
@@ -119,7 +141,7 @@ export function penaltyText(ms) {
 function hintsPart(room) {
   if (room.hints === "off") return t("hints.summaryOff");
   if (room.hints === "free" || !room.hint_penalty_ms) return t("hints.summaryFree");
-  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms) });
+  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms).replaceAll(" ", "\u00a0") }); // (kept on one line)
 }
 
 export { NAME_MAX } from "../wire.js"; // characters in a nickname

@@ -61,6 +61,7 @@ class RoomPage {
     }));
     const act = { play: (text) => seat.play(text) };
     for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch", "leave"]) act[name] = () => seat[name]();
+    act.voteEnd = (vote) => seat.voteEnd(vote);
     act.rematch = () => seat.rematch();
     act.rematchGhosts = () => seat.rematch({ ghosts: true });
     act.rematchSame = (deal) => seat.rematch({ deal });

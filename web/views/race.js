@@ -3,12 +3,13 @@
 
 import { BoardView } from "../board/board.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { podium } from "../model/moments.js";
-import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
+import { canAct, clock, endVote, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
-import { isOut } from "../model/words.js";
+import { isOut, podiumTitle } from "../model/words.js";
 import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
@@ -126,19 +127,23 @@ export class RaceView {
       this.replayLinks.stop();
       this.replays = new Map();
     }
-    const { rematch, rematchGhosts, rematchSame, answer, leave } = this.act;
-    const act = { end: () => this.end(), rematch, rematchGhosts, rematchSame, answer, leave };
+    const { rematch, rematchGhosts, rematchSame, answer, leave, voteEnd } = this.act;
+    const act = { end: () => this.end(), voteEnd, rematch, rematchGhosts, rematchSame, answer, leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, now: this.now() });
+    const vote = endVote(s, this.now());
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, now: this.now() });
     this.goShown = offerGoes(s, this.now());
     drawRivals(this.rivals, s, ghosts);
-    drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
+    // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
+    const asked = vote.may && !vote.mine && vote.others.length ? t("end.asksJump", { names: vote.others.join(", "), n: vote.others.length }) : null;
+    drawToEnd(this.toEndEl, s, this.endShown || asked ? () => this.toEnd() : null, asked && !this.endShown ? asked : undefined);
   }
 
-  /** Take the player to "End the race" in the side panel (below the board on a phone). */
+  /** Take the player to "End the race" (or the vote to end it) in the side panel (below the
+   * board on a phone). */
   toEnd() {
-    const button = this.side.querySelector("[data-testid=end-race]");
+    const button = this.side.querySelector("[data-testid=end-race]") ?? this.side.querySelector("[data-testid=vote-end]");
     if (!button) return;
     button.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     button.focus({ preventScroll: true });
@@ -154,8 +159,7 @@ export class RaceView {
     }
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
     const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
-    const first = podium(s.room).find((r) => r.place === 1);
-    let title = h("p", { class: "podium-title" }, first ? `${first.seat === s.seat ? "You win" : first.name + " wins"}!` : "Race over");
+    let title = h("p", { class: "podium-title", "data-testid": "podium-title" }, podiumTitle(s.room.ranking, s.seat));
     let steps = podiumView(podium(s.room), { me: s.seat });
     // The match's or the arena's end: its winner's moment, on the series' podium.
     const champion = seriesWinner(s.room, s.seat);

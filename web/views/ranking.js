@@ -1,10 +1,11 @@
 // Pieces shared by the pages: the players' progress, "away" tags, the ranking.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
-import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
+import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -18,8 +19,9 @@ export function watchingLine(presence) {
 }
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
- * "away" beside a player with no open connection (from ``presence``). */
-export function progressList(players, { me = null, host = null, presence = null } = {}) {
+ * "away" beside a player with no open connection (from ``presence``); with ``votes``,
+ * "asks to end" beside a player racing who asked to end the race. */
+export function progressList(players, { me = null, host = null, presence = null, votes = false } = {}) {
   const tag = (text) => h("span", { class: "tag" }, text);
   const row = (p) => {
     const status = statusKey(p);
@@ -34,7 +36,7 @@ export function progressList(players, { me = null, host = null, presence = null 
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
@@ -60,10 +62,10 @@ export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
   const row = (r) =>
     h(
       "tr",
-      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
+      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? h("span", { class: "why" }, " (resigned)") : ""]), hintsCell(r)),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
