@@ -448,7 +448,7 @@ def test_a_hinted_shuffle_lights_up_the_shuffle_button(browsing: Browsing) -> No
     expect(page.get_by_test_id("hint-text")).to_have_attribute("data-move", "shuffle")
     expect(page.get_by_test_id("shuffle")).to_have_class(re.compile(r"\bhint\b"))
     page.get_by_test_id("shuffle").click()
-    solo.settled(state["version"] + 1)
+    solo.settled(state["version"] + 2)  # (the hint was counted: a version of its own)
     expect(page.get_by_test_id("shuffle")).not_to_have_class(re.compile(r"\bhint\b"))
 
 
@@ -482,11 +482,12 @@ def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Brow
     expect(page.get_by_test_id("stuck-banner")).to_be_visible()
     expect(page.locator("[data-testid=progress-s1]")).to_have_attribute("data-status", "stuck")
     page.get_by_test_id("hint").click()
-    expect(page.get_by_test_id("hint-text")).to_have_text("No legal move is left.")
+    expect(page.get_by_test_id("hint-text")).to_have_text("No legal move is left: undo your last move.")
+    expect(page.get_by_test_id("undo")).to_have_class(re.compile(r"\bhint\b"))  # the way out, lit
     browsing.snap("stuck")
 
     page.get_by_test_id("undo").click()
-    state = solo.settled(state["version"] + 1)
+    state = solo.settled(state["version"] + 2)  # (the hint was counted: a version of its own)
     assert state["legal"]
     expect(page.get_by_test_id("stuck-banner")).to_have_count(0)
 

@@ -157,6 +157,7 @@ test("hints in words: the room's rule, the button, the answer, a result's hints"
   assert.match(hintText({ move: "p0>p1", progress: true, way_out: null }, board), /^Hint: /);
   assert.equal(hintText({ move: "shuffle", progress: false, way_out: "shuffle" }, board), "No card move leads anywhere new: shuffle.");
   assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board), "No move leads anywhere new: undo your last move.");
+  assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board, []), "No legal move is left: undo your last move.");
   assert.equal(hintText({ move: null, progress: false, way_out: null }, board), "No move leads anywhere new from here, and nothing is left to undo.");
   assert.equal(hintText(null, board), "");
   assert.deepEqual([hintsNote({ hints: 2, penalty_ms: 30000 }), hintsNote({ hints: 1, penalty_ms: 0 }), hintsNote({ hints: 0 })], ["+30 s, 2 hints", "1 hint", ""]);

@@ -142,6 +142,7 @@ async def test_a_daily_attempt_and_its_record_keep_the_deal_to_the_player(served
     seed, line = choose_deal(date, "easy", int(NODE_LIMIT), DAILY_SECRET)
     eve = await Client.connect(served.ws_url)
     await eve.send({"type": "watch", "room": code})
+    seen = [await eve.expect("delayed"), await eve.expect("watching")]  # watching before Ann plays
 
     state = joined["state"]
     acts = [line[0], "undo", line[0], line[1], "restart", *line]
@@ -151,8 +152,7 @@ async def test_a_daily_attempt_and_its_record_keep_the_deal_to_the_player(served
         assert state["type"] == "state", state
     assert state["won"] and state["moves"] == len(line) + 3
 
-    seen: list[dict[str, Any]] = []
-    while not (seen and seen[-1]["type"] == "room" and seen[-1]["room"]["phase"] == "over"):
+    while not (seen[-1]["type"] == "room" and seen[-1]["room"]["phase"] == "over"):
         seen.append(await eve.expect("delayed", "watching", "presence", "player", "room"))
     during = seen[:-1]
     assert seen[0] == {"type": "delayed", "ms": 15 * 20}  # a daily attempt's spectators run behind too

@@ -76,6 +76,7 @@ export function howtoView(root) {
         ),
         h("p", {}, "In a race the first to clear the deal wins; when nobody does, most cards home ranks first, then fewer moves."),
       ),
+      part(t("end.howtoTitle"), h("p", { "data-testid": "howto-ending" }, t("end.howto")), h("p", {}, t("end.howtoVote"))),
       part(t("series.howtoTitle"), h("p", { "data-testid": "howto-series" }, t("series.howto")), h("p", {}, t("series.howtoRematch"))),
       part(
         "Moving cards",

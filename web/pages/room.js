@@ -6,6 +6,7 @@ import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
 import { roomSummary } from "../model/words.js";
 import { RETRY_MS } from "../net.js";
+import { RoomRatings } from "../ratings.js";
 import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showInvite, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
@@ -76,6 +77,11 @@ class RoomPage {
     // The room's news for screen readers (see model/news.js).
     this.news = announcer("presence-announce");
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
+    this.ratings = null; // the lobby's players' ratings (seat -> rating), asked for as they change
+    this.lobbyRatings = new RoomRatings((found) => {
+      this.ratings = found;
+      if (!this.destroyed && !this.lobbyEl.hidden && this.state?.room) this.renderLobby();
+    });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
     const parts = [head, this.offer, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
@@ -104,6 +110,7 @@ class RoomPage {
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("visibilitychange", this.shownHandler);
     this.race.destroy();
+    this.lobbyRatings.stop();
     this.seat.close();
   }
 
@@ -325,6 +332,7 @@ class RoomPage {
     const s = this.state;
     const now = this.seat.link.serverNow();
     this.hostAwayShown = hostAway(s, now); // (drawn again when that changes)
-    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now }));
+    this.lobbyRatings.follow(this.code, `${s.room.round} ${s.room.players.map((p) => p.seat).join(",")}`);
+    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now, ratings: this.ratings }));
   }
 }

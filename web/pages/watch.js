@@ -13,6 +13,7 @@ import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
 import { podium } from "../model/moments.js";
 import { podiumView } from "../views/moments.js";
+import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
 
@@ -29,6 +30,12 @@ class WatchView {
     this.replays = new Map();
     this.replayLinks = new ReplayLinks((found) => {
       this.replays = found;
+      this.render(this.store.get(), this.store.get());
+    });
+    // At race over, each player's rating and its change, once the race is rated.
+    this.ratings = new Map();
+    this.roomRatings = new RoomRatings((found) => {
+      this.ratings = found;
       this.render(this.store.get(), this.store.get());
     });
     root.dataset.view = "watch";
@@ -70,6 +77,7 @@ class WatchView {
   destroy() {
     clearInterval(this.ticker);
     this.replayLinks.stop();
+    this.roomRatings.stop();
     this.link.close();
   }
 
@@ -119,7 +127,8 @@ class WatchView {
     const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence, votes: phase(s) !== "over" }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
-      parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
+      if (s.room.kind === "race") this.roomRatings.follow(this.code, `${s.room.round} ${s.room.start_at}`, { rated: true });
+      parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking, { ratings: this.ratings }), replayLinks(s.room.ranking, this.replays));
     }
     fill(this.side, parts);
     this.renderPodium(s, before);

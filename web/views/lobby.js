@@ -8,6 +8,7 @@ import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
 import { awayTag, watchingLine } from "./ranking.js";
 import { seriesPanel } from "./series.js";
+import { ratingChip } from "../ratings.js";
 import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
@@ -67,8 +68,9 @@ export function showJoinNote(form, note) {
   form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
 }
 
-/** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
-export function lobbyPanel(s, { send, now }) {
+/** The lobby of state ``s`` at server time ``now``; ``send(msg)``; ``ratings``: seat ->
+ * rating (ratings.js), beside each name. */
+export function lobbyPanel(s, { send, now, ratings = null }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -90,6 +92,7 @@ export function lobbyPanel(s, { send, now }) {
           "li",
           { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
           h("span", { class: "name", dir: "auto" }, p.name),
+          ratingChip(ratings?.get(p.seat)),
           p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
           p.seat === seat ? h("span", { class: "tag" }, "you") : null,
           awayTag(presence, p.seat, seat),

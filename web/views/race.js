@@ -10,6 +10,7 @@ import { podium } from "../model/moments.js";
 import { canAct, clock, endVote, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
 import { isOut, podiumTitle } from "../model/words.js";
+import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
@@ -48,6 +49,12 @@ export class RaceView {
       this.replays = found;
       if (this.s) this.drawSide();
     });
+    // At race over, each player's rating and its change (seat -> rating), once rated.
+    this.ratings = new Map();
+    this.roomRatings = new RoomRatings((found) => {
+      this.ratings = found;
+      if (this.s) this.drawSide();
+    });
     this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
     this.tools = toolbar({ shuffle: act.shuffle, hint: act.hint, undo: act.undo, restart: () => this.restart(), resign: () => this.resign() }, this.words.resign);
     const banners = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
@@ -82,6 +89,7 @@ export class RaceView {
   destroy() {
     clearTimeout(this.confirmTimer);
     this.replayLinks.stop();
+    this.roomRatings.stop();
     this.beside.removeEventListener("change", this.besideHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
   }
@@ -122,17 +130,25 @@ export class RaceView {
     const s = this.s;
     this.endShown = mayEnd(s, this.now());
     if (!this.words.side || !s.room) return;
-    if (phase(s) === "over") this.replayLinks.follow(s.code, s.room.round, s.room.ranking.filter((r) => !r.ghost).map((r) => r.seat));
-    else if (this.replays.size) {
-      this.replayLinks.stop();
-      this.replays = new Map();
+    if (phase(s) === "over") {
+      this.replayLinks.follow(s.code, s.room.round, s.room.ranking.filter((r) => !r.ghost).map((r) => r.seat));
+      if (s.room.kind === "race") this.roomRatings.follow(s.code, `${s.room.round} ${s.room.start_at}`, { rated: true });
+    } else {
+      if (this.replays.size) {
+        this.replayLinks.stop();
+        this.replays = new Map();
+      }
+      if (this.ratings.size) {
+        this.roomRatings.stop();
+        this.ratings = new Map();
+      }
     }
     const { rematch, rematchGhosts, rematchSame, answer, leave, voteEnd } = this.act;
     const act = { end: () => this.end(), voteEnd, rematch, rematchGhosts, rematchSame, answer, leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     const vote = endVote(s, this.now());
-    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, now: this.now() });
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings, now: this.now() });
     this.goShown = offerGoes(s, this.now());
     drawRivals(this.rivals, s, ghosts);
     // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.

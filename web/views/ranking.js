@@ -6,6 +6,7 @@ import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
+import { changeChip, ratingChip } from "../ratings.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -52,19 +53,24 @@ export function progressList(players, { me = null, host = null, presence = null,
 }
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
- * where a row's result links to (its replay), or null. */
-export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
+ * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
+ * change in this race (ratings.js), under each name (a side panel has no room for a column). */
+export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
   };
   const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
+  const rating = (r) => {
+    const found = ratings?.get(r.seat);
+    return found ? h("span", { class: "rating-line", "data-testid": "ranking-rating" }, ratingChip(found), " ", changeChip(found)) : null;
+  };
   const row = (r) =>
     h(
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null, rating(r)),
       h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
     );

@@ -10,13 +10,14 @@ import { offerPanel, seriesPanel } from "./series.js";
 /** The side panel of state ``s`` at server time ``now``; ``act``: end, voteEnd(vote), rematch,
  * rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the
  * round's games on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
- * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js). */
-export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], now = 0 }) {
+ * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
+ * ``ratings``: seat -> rating and its change (ratings.js). */
+export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null, now = 0 }) {
   const room = s.room;
   const live = phase(s) !== "over";
   const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // The next round is an offer: anyone may make it, everyone still here answers it.
     const away = (seat) => awayIn(s, seat, now) === 0; // (gone long enough that the server goes on without them)
     parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
@@ -27,7 +28,7 @@ export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = 
   if (mayEnd) {
     const sure = confirming === "end";
     const attrs = { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: act.end };
-    parts.push(h("button", attrs, sure ? "Really end it for everyone?" : "End the race"));
+    parts.push(h("button", attrs, t(sure ? "end.really" : "end.end")));
   }
   if (vote && live) parts.push(voteBlock(vote, act));
   // In a new tab: here, this page would leave the seat.
@@ -52,7 +53,7 @@ function voteBlock(vote, act) {
 
 /** Above the board on a phone, where the side panel is below it: with ``toEnd``, a button
  * that takes the player to "End the race" there (``label``: what it says). */
-export function drawToEnd(el, s, toEnd, label = "End the race ↓") {
+export function drawToEnd(el, s, toEnd, label = t("end.jump")) {
   fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, label) : null);
 }
 

@@ -57,7 +57,7 @@ export function toolbar(act, resign = RESIGN) {
         text(b[name], confirming === name ? sure : label);
         b[name].classList.toggle("confirm", confirming === name);
       }
-      text(hintText, hintWords(s.hint, s.mine?.board));
+      text(hintText, hintWords(s.hint, s.mine?.board, s.mine?.legal_moves));
       hintText.dataset.move = s.hint?.move || "";
       hintText.dataset.wayOut = s.hint && s.hint.progress === false ? s.hint.way_out || "none" : "";
       if (s.mine) {
