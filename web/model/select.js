@@ -78,18 +78,11 @@ export function isAway(presence, seat, mine = null) {
   return !!presence && seat !== mine && !presence.here.includes(seat);
 }
 
-/** Ms until ``seat``, away, has been gone the server's `host_away_ms` (0: gone; null: here
- * or unknown). */
-export function awayIn(s, seat, now) {
-  const p = s.presence;
-  if (!p || !seat || s.hostAwayMs === null || !isAway(p, seat, s.seat)) return null;
-  const since = p.away_since[seat];
-  return since === undefined ? 0 : Math.max(0, since + s.hostAwayMs - now);
-}
-
-/** Whether this player may act as the lobby's host, the host being gone. */
+/** Whether this player may act as the lobby's host, the host being gone: from the server's
+ * `host_from` (the page does not work the rule out). */
 export function hostAway(s, now) {
-  return !!s.seat && !!s.room && awayIn(s, s.room.host, now) === 0;
+  const from = s.presence?.host_from;
+  return !!s.seat && !!s.room && s.seat !== s.room.host && from !== null && from !== undefined && now >= from;
 }
 
 export function place(s) {
