@@ -15,7 +15,7 @@ import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
-import { offerGoes, seriesPodium, seriesScore, seriesWinner } from "./series.js";
+import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
@@ -148,8 +148,7 @@ export class RaceView {
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     const vote = endVote(s, this.now());
-    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings, now: this.now() });
-    this.goShown = offerGoes(s, this.now());
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings });
     drawRivals(this.rivals, s, ghosts);
     // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
     const asked = vote.may && !vote.mine && vote.others.length ? t("end.asksJump", { names: vote.others.join(", "), n: vote.others.length }) : null;
@@ -201,8 +200,7 @@ export class RaceView {
       if (c.count) this.beat(c.count);
     }
     this.tools.time(c);
-    const goes = offerGoes(s, now) !== this.goShown; // (the offer may go on without those away now)
-    if (mayEnd(s, now) !== this.endShown || goes || (s.room.ghosts && ghostKey(this.ghosts()) !== this.ghostsShown)) this.drawSide();
+    if (mayEnd(s, now) !== this.endShown || (s.room.ghosts && ghostKey(this.ghosts()) !== this.ghostsShown)) this.drawSide();
   }
 
   /** The room's ghosts as they stand at the server's time now. */

@@ -4,7 +4,6 @@
 
 import { h } from "../dom.js";
 import { dateTimeText, listText, t } from "../i18n.js";
-import { awayIn } from "../model/select.js";
 
 /** A player's name by seat, from the room's players or the series' standings. */
 function nameOf(room, seat) {
@@ -132,14 +131,6 @@ export function offerPanel(room, { me, act, ghostsReady = false, away = () => fa
   if (typeof room.deal === "number" && act.rematchSame && series.format !== "arena") parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, t("offer.same")));
   if (ghostsReady && act.rematchGhosts && series.format === "open") parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, t("offer.ghosts")));
   return h("div", { class: "offer-buttons" }, parts);
-}
-
-/** Whether my offer (or my yes) at server time ``now`` may go on without the players it
- * waits for: every one of them is gone (``awayIn`` 0) or none is left (they left the room). */
-export function offerGoes(s, now) {
-  const offer = s.room?.series?.offer;
-  if (!offer || !s.seat || !offer.yes.includes(s.seat)) return false;
-  return s.room.players.filter((p) => !p.left && !offer.yes.includes(p.seat)).every((p) => awayIn(s, p.seat, now) === 0);
 }
 
 /** News of the offer between two states, for a toast (on a phone the offer is below the
