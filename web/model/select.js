@@ -1,6 +1,7 @@
 // What the pages read off a room's state (room.js): the phase, this seat, what the buttons
 // may do now, the clock. Pure: they read what the server said (``now``: its clock).
 
+import { t } from "../i18n.js";
 import { finished, isOut } from "./words.js";
 
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
@@ -121,11 +122,11 @@ export function clock(s, now, countedDown = null) {
  * ``wasClosed``: it took no seat at the last look-up (a lobby is then a new round). */
 export function joinNote(info, wasClosed) {
   if (info.kind === "daily") {
-    return { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
+    return { code: "daily", message: t("join.daily"), closed: true };
   }
-  if (info.kind === "tutorial") return { code: "tutorial", message: "This is someone’s tutorial: one player only. You can watch it.", closed: true };
-  if (info.phase === "over") return { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
-  if (info.phase !== "lobby") return { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
-  if (info.players >= info.max_players) return { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
-  return wasClosed ? { code: "new_round", message: "A new round is waiting: you can join it." } : null;
+  if (info.kind === "tutorial") return { code: "tutorial", message: t("join.tutorial"), closed: true };
+  if (info.phase === "over") return { code: "already_started", message: t("join.over"), closed: true, over: true };
+  if (info.phase !== "lobby") return { code: "already_started", message: t("join.started"), closed: true };
+  if (info.players >= info.max_players) return { code: "room_full", message: t("join.full", { n: info.max_players }) };
+  return wasClosed ? { code: "new_round", message: t("join.newRound") } : null;
 }
