@@ -355,7 +355,7 @@ export const es = {
   "error.hints_off": "En esta carrera no hay pistas.",
 
   // -- ratings among friends (web/ratings.js, web/views/rating.js) --------------------
-  "rating.column": "Puntuación",
+  "rating.column": "Puntos",
   "rating.title": "Puntuación {rating}",
   "rating.titleProvisional": "Puntuación {rating} (provisional: menos de 10 carreras puntuadas)",
   "rating.up": "sube {n}",
@@ -371,7 +371,7 @@ export const es = {
   "me.friends.empty": "Echa una carrera con un amigo y aparecerá aquí, con su puntuación y vuestras victorias.",
   "me.friends.player": "Jugador",
   "me.friends.races": "Carreras",
-  "me.friends.record": "Ganadas–perdidas",
+  "me.friends.record": "G–P",
   "me.friends.recordTitle": "Tus victorias y derrotas contra este jugador",
   "me.friends.last": "Última",
   "me.friends.you": "tú",
