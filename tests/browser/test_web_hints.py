@@ -224,3 +224,11 @@ def test_an_assisted_daily_win_is_shown_apart(browsing: Browsing, server: Server
     expect(entry.locator(".why")).to_have_text("won with 1 hint")
     expect(page.get_by_test_id("my-rank")).to_contain_text("not ranked (won with 1 hint)")
     shoot(tab, "daily-assisted")
+
+    # An attempt's Hint button says what a hint costs on the daily: the win is not ranked.
+    page.get_by_test_id("daily-name").fill("Helped")
+    page.get_by_test_id("daily-play").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(page.get_by_test_id("hint")).to_have_text("Hint (unranked)")
+    expect(page.get_by_test_id("hint")).to_have_attribute("title", re.compile("shown apart from the ranked results"))
+    shoot(tab, "daily-attempt")

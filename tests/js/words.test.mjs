@@ -163,3 +163,10 @@ test("hints in words: the room's rule, the button, the answer, a result's hints"
   assert.deepEqual([hintsNote({ hints: 2, penalty_ms: 30000 }), hintsNote({ hints: 1, penalty_ms: 0 }), hintsNote({ hints: 0 })], ["+30 s, 2 hints", "1 hint", ""]);
   assert.equal(rankedAs({ hints: 2, penalty_ms: 30000, finished_ms: 70200, time_ms: 100200 }), "ranked as 1:40.2");
 });
+
+test("a finisher's place counts the hints' penalty, as the server's ranking does", async () => {
+  const { finishPlace } = await import("../../web/model/news.js");
+  const ann = { seat: "s1", finished_ms: 60_000, moves: 100, hints: 2 };
+  const bob = { seat: "s2", finished_ms: 80_000, moves: 100, hints: 0 };
+  assert.deepEqual([finishPlace([ann, bob], bob), finishPlace([ann, bob], bob, 15_000)], [2, 1]);
+});

@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from race.engine import Game
 from race.engine.hints import advise, position_hash
 from race.service import RaceService, Role, Session
+from race.service import hints as hints_service
 from race.service.hints import Hints
 from race.store import Store
 from race.wire import protocol as p
@@ -48,7 +51,8 @@ def expected(deal: int, actions: list[str]) -> str | None:
     return None if move is None else str(move)
 
 
-async def test_the_replays_kept_are_brought_up_to_date_and_evicted(store: Store) -> None:
+async def test_the_replays_kept_are_up_to_date_and_evicted(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints_service, "REPLAY_STEP", 7)  # (a long game's replay, in steps)
     parts = wired(store, countdown_seconds=0)
     hints: Hints = parts.service.race.hints
     hints.most_trails = 1

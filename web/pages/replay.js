@@ -13,6 +13,7 @@ import { hintsNote } from "../model/hints.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, dealText, formatMs, TOTAL } from "../model/words.js";
 import { fetchReplay, recordHeaders } from "../replays.js";
+import { coachPanel } from "../views/coach.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
 
@@ -52,6 +53,7 @@ class ReplayView {
 
   destroy() {
     this.alive = false;
+    this.coach?.destroy();
     this.link?.close();
     this.abort.abort();
     cancelAnimationFrame(this.frame);
@@ -100,7 +102,10 @@ class ReplayView {
     this.countEl = h("span", { class: "replay-count", "data-testid": "replay-count" });
     const grid = h("div", { class: many ? "watch-grid replay-grid" : "replay-one" }, this.games.map((g) => g.el));
     this.page.removeAttribute("aria-busy");
-    fill(this.page, head, this.controls(), h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
+    const controls = this.controls();
+    // One game: the solver's view of it, its bar over the timeline (see views/coach.js).
+    this.coach = many ? null : coachPanel(this, this.timelines[0], this.track);
+    fill(this.page, head, controls, this.coach?.el, h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
     document.addEventListener("keydown", this.keys);
     this.render();
     if (!many && first.room) this.offerRace(first);
@@ -139,6 +144,7 @@ class ReplayView {
       t.shuffles(length).map((s) => h("span", { class: `replay-mark game-${n}`, "data-testid": "replay-shuffle", style: { left: `${(100 * s.place).toFixed(2)}%` }, title: `${t.view.name}: shuffle at ${formatMs(s.at)}` })),
     );
     const track = h("div", { class: "replay-track" }, this.scrub, h("div", { class: "replay-marks", "aria-hidden": "true" }, marks));
+    this.track = track;
     const speeds = h("div", { class: "replay-speeds", role: "group", "aria-label": "Speed" }, this.speedEls);
     return h("div", { class: "replay-controls", role: "group", "aria-label": "Playback", "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
   }
@@ -253,6 +259,7 @@ class ReplayView {
     this.clockEl.textContent = `${formatMs(ms)} / ${formatMs(duration)}`;
     for (const g of this.games) this.renderGame(g, ms);
     const one = this.games[0];
+    this.coach?.render(one.shown);
     this.page.dataset.step = one.shown;
     const total = one.timeline.steps.length;
     this.countEl.textContent = this.games.length > 1 ? "" : ` · move ${one.shown} of ${total}`;
@@ -271,8 +278,9 @@ class ReplayView {
     g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "move")} · ${count(board.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}${hints ? ` · ${hints}` : ""}`;
     g.el.dataset.step = i;
     g.el.dataset.won = String(won);
-    if (i === g.shown) return;
+    if (i === g.shown && !g.redraw) return;
     g.shown = i;
+    g.redraw = false;
     g.board.update(board, { version: i });
   }
 }
