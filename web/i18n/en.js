@@ -91,7 +91,7 @@ export const en = {
   "end.wins": "{name} wins!",
   "end.byTime": "Time is up: race over.",
   "end.byVote": "Race ended by vote.",
-  "end.byEnd": "Race ended: the players still racing had gone.",
+  "end.byEnd": "Race ended early: no rival was left racing here.",
   "end.over": "Race over.",
   "end.voteMine": "You asked to end the race: it ends when every player still racing here asks too. Playing on withdraws it.",
   "end.voteMineWith": "You and {names} asked to end the race: it ends when every player still racing here asks.",

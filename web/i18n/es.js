@@ -89,7 +89,7 @@ export const es = {
   "end.wins": "¡{name} gana!",
   "end.byTime": "Se acabó el tiempo: carrera terminada.",
   "end.byVote": "Carrera terminada por votación.",
-  "end.byEnd": "Carrera terminada: los jugadores que seguían en carrera se habían ido.",
+  "end.byEnd": "Carrera terminada antes: no quedaba ningún rival en carrera aquí.",
   "end.over": "Carrera terminada.",
   "end.voteMine": "Has pedido terminar la carrera: termina cuando también lo pidan todos los jugadores presentes que siguen en carrera. Si sigues jugando, se retira.",
   "end.voteMineWith": "Tú y {names} habéis pedido terminar la carrera: termina cuando lo pidan todos los jugadores presentes que siguen en carrera.",
@@ -668,7 +668,7 @@ export const es = {
   "coach.lineEnd": "Final de la línea",
 
   // -- ratings among friends (web/ratings.js, web/views/rating.js) --------------------
-  "rating.column": "Puntuación",
+  "rating.column": "Puntos",
   "rating.title": "Puntuación {rating}",
   "rating.titleProvisional": "Puntuación {rating} (provisional: menos de 10 carreras puntuadas)",
   "rating.up": "sube {n}",
@@ -684,7 +684,7 @@ export const es = {
   "me.friends.empty": "Echa una carrera con un amigo y aparecerá aquí, con su puntuación y vuestras victorias.",
   "me.friends.player": "Jugador",
   "me.friends.races": "Carreras",
-  "me.friends.record": "Ganadas–perdidas",
+  "me.friends.record": "G–P",
   "me.friends.recordTitle": "Tus victorias y derrotas contra este jugador",
   "me.friends.last": "Última",
   "me.friends.you": "tú",
