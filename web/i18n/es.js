@@ -596,6 +596,8 @@ export const es = {
   "error.room_full": "Esta sala está llena.",
   "error.name_taken": "Alguien en esta sala ya tiene ese nombre.",
   "error.too_many_rooms": "Has creado demasiadas salas en un minuto; espera un poco.",
+  "error.waiting": "La oferta aún espera la respuesta de alguien que está aquí.",
+  "error.not_yet": "Un jugador acaba de irse y puede volver: inténtalo de nuevo en unos segundos.",
   "error.no_offer": "No hay ninguna oferta de revancha que aceptar (se retiró).",
   "error.bad_rematch": "Una arena juega un reparto nuevo en cada ronda.",
   "error.bad_series": "Una sala es un duelo o una arena, no las dos cosas, y sin fantasmas.",
