@@ -598,6 +598,8 @@ export const en = {
   "error.room_full": "This room is full.",
   "error.name_taken": "Someone in this room already has that name.",
   "error.too_many_rooms": "You have started too many rooms in a minute; wait a little.",
+  "error.waiting": "The offer still waits for an answer from someone who is here.",
+  "error.not_yet": "A player has only just gone and may be back: try again in a few seconds.",
   "error.no_offer": "There is no rematch offer to accept (it was withdrawn).",
   "error.bad_rematch": "An arena plays a new deal each round.",
   "error.bad_series": "A room is a match or an arena, not both, and races no ghosts.",

@@ -596,6 +596,8 @@ export const es = {
   "error.room_full": "Esta sala está llena.",
   "error.name_taken": "Alguien en esta sala ya tiene ese nombre.",
   "error.too_many_rooms": "Has creado demasiadas salas en un minuto; espera un poco.",
+  "error.waiting": "La oferta aún espera la respuesta de alguien que está aquí.",
+  "error.not_yet": "Un jugador acaba de irse y puede volver: inténtalo de nuevo en unos segundos.",
   "error.no_offer": "No hay ninguna oferta de revancha que aceptar (se retiró).",
   "error.bad_rematch": "Una arena juega un reparto nuevo en cada ronda.",
   "error.bad_series": "Una sala es un duelo o una arena, no las dos cosas, y sin fantasmas.",
@@ -666,7 +668,7 @@ export const es = {
   "coach.lineEnd": "Final de la línea",
 
   // -- ratings among friends (web/ratings.js, web/views/rating.js) --------------------
-  "rating.column": "Puntuación",
+  "rating.column": "Puntos",
   "rating.title": "Puntuación {rating}",
   "rating.titleProvisional": "Puntuación {rating} (provisional: menos de 10 carreras puntuadas)",
   "rating.up": "sube {n}",
@@ -682,7 +684,7 @@ export const es = {
   "me.friends.empty": "Echa una carrera con un amigo y aparecerá aquí, con su puntuación y vuestras victorias.",
   "me.friends.player": "Jugador",
   "me.friends.races": "Carreras",
-  "me.friends.record": "Ganadas–perdidas",
+  "me.friends.record": "G–P",
   "me.friends.recordTitle": "Tus victorias y derrotas contra este jugador",
   "me.friends.last": "Última",
   "me.friends.you": "tú",
