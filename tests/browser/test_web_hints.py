@@ -232,3 +232,16 @@ def test_an_assisted_daily_win_is_shown_apart(browsing: Browsing, server: Server
     expect(page.get_by_test_id("hint")).to_have_text("Hint (unranked)")
     expect(page.get_by_test_id("hint")).to_have_attribute("title", re.compile("shown apart from the ranked results"))
     shoot(tab, "daily-attempt")
+
+
+def test_how_to_play_says_the_hint_rules(browsing: Browsing) -> None:
+    tab = browsing.open("how", "/how", phone=True)
+    rules = tab.page.get_by_test_id("howto-hints")
+    expect(rules).to_contain_text("never takes you back to a position you have already had")
+    expect(rules).to_contain_text("a shuffle if one is left, else undo")
+    expect(rules).to_contain_text("a win with a hint is shown apart, unranked")
+    expect(tab.page.get_by_text("counting what its hints added")).to_be_visible()
+    rules.scroll_into_view_if_needed()
+    folder = OUTPUT / "hints"
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / "howto-phone.png"))

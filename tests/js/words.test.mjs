@@ -131,7 +131,7 @@ test("a race ended with nobody finished names no winner; how it ended, and the v
   assert.equal(podiumTitle([row(1, "s1", null, { finished: false }), row(2, "s2", null)], "s2"), "Nobody finished");
   assert.equal(podiumTitle([]), "Race over");
   assert.equal(endedText({ ended_by: "vote" }), "Race ended by vote.");
-  assert.equal(endedText({ ended_by: "end" }), "Race ended: the players still racing had gone.");
+  assert.equal(endedText({ ended_by: "end" }), "Race ended early: no rival was left racing here.");
   assert.equal(endedText({ ended_by: "done" }), "Race over.");
   assert.match(voteText({ may: true, mine: false, others: ["Bob"] }), /^Bob asks to end the race/);
   assert.match(voteText({ may: true, mine: true, others: [] }), /^You asked to end the race/);

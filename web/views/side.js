@@ -7,9 +7,9 @@ import { statusText, voteText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 import { offerPanel, seriesPanel } from "./series.js";
 
-/** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch, rematchSame,
- * rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the round's games
- * on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
+/** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch,
+ * rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the
+ * round's games on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
  * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
  * ``ratings``: seat -> rating and its change (ratings.js). */
 export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null }) {
@@ -19,7 +19,7 @@ export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = 
   if (phase(s) === "over") {
     parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // The next round is an offer: anyone may make it, everyone still here answers it.
-    const away = (seat) => isAway(s.presence, seat);
+    const away = (seat) => isAway(s.presence, seat); // (the server says if they have gone long enough)
     parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
