@@ -127,9 +127,11 @@ export function t(key, params = {}) {
 }
 
 /** The words of a server's error ``{code, message}``: the catalogue's for its code (with the
- * error's own fields as parameters), else the server's English message. */
+ * error's own fields as parameters; ``error.CODE.REASON`` for an error with a ``reason``),
+ * else the server's English message. */
 export function errorText(error) {
   if (!error) return "";
+  if (error.reason && has(`error.${error.code}.${error.reason}`)) return t(`error.${error.code}.${error.reason}`, error);
   const key = `error.${error.code}`;
   return has(key) ? t(key, error) : error.message || t("error.internal");
 }

@@ -63,6 +63,10 @@ test("Spanish: plurals, places, times with a decimal comma, card names, moves, s
     assert.equal(resultText({}, { finished_ms: 252_400, moves: 131 }, { daily }), "Crescent Race, reto del día 2026-12-01, media: 4:12, 131 movimientos");
     assert.equal(errorText({ code: "room_full", message: "this room already has 8 players" }), "Esta sala está llena.");
     assert.equal(errorText({ code: "some_new_code", message: "in English" }), "in English");
+    const waiting = { code: "not_host", message: "…: try again in 4 s", reason: "host_just_left", retry_s: 4 };
+    assert.equal(errorText(waiting), "El anfitrión acaba de irse y puede volver: inténtalo de nuevo dentro de 4 s.");
+    assert.equal(errorText({ code: "bad_name", message: "…", reason: "too_long", max: 20 }), "Un apodo tiene como mucho 20 caracteres.");
+    assert.match(errorText({ code: "not_host", message: "…", reason: "unheard_of" }), /^Solo el anfitrión/); // (its code's words)
   } finally {
     setLang("en");
   }

@@ -618,6 +618,13 @@ export const en = {
   "replay.failed": "The replay could not be loaded ({status}). Try again in a moment.",
 
   // -- the server's refusals, by their code (the server's `message` stays English) -----
+  "error.not_host.host_just_left": "The host has only just gone and may be back: try again in {retry_s} s.",
+  "error.bad_name.empty": "Please enter a nickname.",
+  "error.bad_name.too_long": "A nickname is at most {max} characters.",
+  "error.bad_name.joined": "A nickname must not join so many code points into one character.",
+  "error.bad_name.invisible": "A nickname must not contain control or invisible characters.",
+  "error.bad_name.accents": "A nickname must not pile up accents or start one on nothing.",
+  "error.bad_name.brackets": "A nickname must not contain < or >.",
   "error.internal": "Something went wrong on the server while handling that.",
   "error.unavailable": "The service is not available just now; try again in a moment.",
   "error.rate_limited": "Too many messages; slow down (that one was ignored).",

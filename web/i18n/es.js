@@ -616,6 +616,13 @@ export const es = {
   "replay.failed": "No se ha podido cargar la repetición ({status}). Inténtalo de nuevo en un momento.",
 
   // -- los rechazos del servidor, por su código -------------------------------------------
+  "error.not_host.host_just_left": "El anfitrión acaba de irse y puede volver: inténtalo de nuevo dentro de {retry_s} s.",
+  "error.bad_name.empty": "Escribe un apodo.",
+  "error.bad_name.too_long": "Un apodo tiene como mucho {max} caracteres.",
+  "error.bad_name.joined": "Un apodo no puede juntar tantos puntos de código en un solo carácter.",
+  "error.bad_name.invisible": "Un apodo no puede llevar caracteres de control ni invisibles.",
+  "error.bad_name.accents": "Un apodo no puede amontonar tildes ni empezar una sin letra.",
+  "error.bad_name.brackets": "Un apodo no puede llevar < ni >.",
   "error.internal": "Algo ha fallado en el servidor al atender eso.",
   "error.unavailable": "El servicio no está disponible ahora mismo; inténtalo de nuevo en un momento.",
   "error.rate_limited": "Demasiados mensajes; ve más despacio (ese no se ha tenido en cuenta).",
