@@ -33,6 +33,7 @@ ERROR_CODES = {
     *("bad_token", "already_in_room", "not_in_room", "spectator", "not_host", "already_started", "room_full"),
     *("not_started", "not_racing", "race_over", "not_over", "finished", "resigned", "invalid_move"),
     *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch", "bad_seat"),
+    "rival_racing",
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 
@@ -137,6 +138,7 @@ messages = st.one_of(
     typed("leave"),
     typed("remove", "seat", seat=st.sampled_from(["s1", "s2", "s3", "s9", "x"]) | text),
     typed("end"),
+    typed("vote_end", vote=st.booleans()),
     typed("ping"),
     typed("leaderboard", difficulty=st.sampled_from(["easy", "hard", "x"]),
           date=st.sampled_from(["2020-01-01", "2999-01-01", "yesterday"]), top=st.integers(-1, 200)),
