@@ -1,7 +1,7 @@
 """Rooms over several rounds in real headless Chromium: an arena made on the home page, its
 standings after a round, the rematch offer seen on the rival's page with the results still
 there, and accepted; a match's winner named over the board. Screenshots of each view at
-phone (390x844) and laptop (1366x768) sizes under test-output/series/."""
+phone (390x844, 844x390) and laptop (1366x768) sizes under test-output/series/."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+SIZES = {"phone": (390, 844), "sideways": (844, 390), "laptop": (1366, 768)}
 DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
 
 
