@@ -3,6 +3,7 @@
 // it says the race is over, so a round's list may take a moment to fill.)
 
 import { h, store } from "./dom.js";
+import { t } from "./i18n.js";
 import { summaryText } from "./model/coach.js";
 import { roundReplays } from "./model/replay.js";
 
@@ -26,11 +27,11 @@ export async function fetchReplay(id, { signal } = {}) {
     response = await fetch(`/api/replays/${encodeURIComponent(id)}`, { signal, headers: recordHeaders() });
   } catch (err) {
     if (err.name === "AbortError") throw err;
-    throw new Error("The server could not be reached. Check the connection and try again.");
+    throw new Error(t("replay.unreachable"));
   }
-  if (response.status === 404) throw new Error("This game is not on the record (games are kept for a few weeks; it may have expired).");
-  if (response.status === 403) throw new Error((await response.json()).error);
-  if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}). Try again in a moment.`);
+  if (response.status === 404) throw new Error(t("replay.notKept"));
+  if (response.status === 403) throw new Error(t("replay.keptBack"));
+  if (!response.ok) throw new Error(t("replay.failed", { status: response.status }));
   return response.json();
 }
 

@@ -6,7 +6,7 @@
 
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
-import { dayText, t } from "../i18n.js";
+import { dayAgo, dayText, t } from "../i18n.js";
 import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, difficultyText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
@@ -131,7 +131,7 @@ class MeView {
       const result = `${finished(r) ? formatMs(r.finished_ms) : `${t("me.cards", { home: r.home, total: TOTAL })}${r.resigned ? t("ranking.resigned") : ""}`}${hints ? ` (${hints})` : ""}`;
       const note = noted.has(g.id) ? h("div", {}, analysisNote(g.id, r.moves)) : null;
       const watch = g.kept_back ? h("span", { class: "muted small", title: t("me.keptBackTitle") }, t("me.afterToday")) : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, t("me.replay"));
-      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap" }, dayText(g.date)), h("td", {}, what, note), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
+      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap", title: dayText(g.date, "full") }, dayAgo(g.date)), h("td", {}, what, note), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };
     return h("section", { class: "card-panel me-games" }, h("h2", {}, t("me.games")), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
   }
