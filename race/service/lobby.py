@@ -233,5 +233,7 @@ def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: st
         raise Refused("not_host", f"{refusal} (or any player here while the host is away)")
     wait = at - now
     if wait > 0:
-        raise Refused("not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s")
+        retry_s = (wait + 999) // 1000
+        message = f"the host has only just gone and may be back: try again in {retry_s} s"
+        raise Refused("not_host", message, reason="host_just_left", retry_s=retry_s)
     meta.host = seat

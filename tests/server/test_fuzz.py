@@ -34,6 +34,7 @@ ERROR_CODES = {
     *("not_started", "not_racing", "race_over", "not_over", "finished", "resigned", "invalid_move"),
     *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch", "bad_seat"),
     "rival_racing",
+    *("no_offer", "waiting", "not_yet", "bad_rematch", "bad_series"),
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 
@@ -123,7 +124,8 @@ def typed(kind: str, *required: str, **fields: st.SearchStrategy[Any]) -> st.Sea
 
 messages = st.one_of(
     typed("create", "name", name=names, difficulty=st.sampled_from(["easy", "medium", "hard", "nope"]),
-          deal=st.integers(-1, 2**64), time_limit=st.integers(0, 100_000), listed=st.booleans()),
+          deal=st.integers(-1, 2**64), time_limit=st.integers(0, 100_000), listed=st.booleans(),
+          match=st.integers(0, 5), arena=st.integers(2, 11)),
     typed("join", "room", "name", room=rooms, name=names),
     typed("watch", "room", room=rooms),
     typed("resume", "room", "token", room=rooms, token=text, version=versions),
@@ -135,6 +137,7 @@ messages = st.one_of(
     typed("hint"),
     typed("resign"),
     typed("rematch", deal=st.integers(-1, 2**64)),
+    typed("answer", "accept", accept=st.booleans() | text),
     typed("leave"),
     typed("remove", "seat", seat=st.sampled_from(["s1", "s2", "s3", "s9", "x"]) | text),
     typed("end"),

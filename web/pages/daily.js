@@ -123,7 +123,7 @@ class DailyPage {
     const left = Math.max(0, midnight - now);
     const hours = Math.floor(left / 3600000);
     const minutes = Math.floor((left % 3600000) / 60000);
-    this.nextEl.textContent = `next deal in ${hours} h ${String(minutes).padStart(2, "0")} min`;
+    this.nextEl.textContent = t("daily.next", { h: hours, min: String(minutes).padStart(2, "0") });
     if (this.today && this.boardLink.ready && utcDate(now) > this.today) {
       // Midnight UTC passed: today's board is a new one.
       this.today = null;

@@ -6,13 +6,16 @@
 
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
-import { dayText, t } from "../i18n.js";
+import { dayAgo, dayText, t } from "../i18n.js";
 import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, difficultyText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { friendsPanel, ratingPanel } from "../views/rating.js";
 import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
+import { analysisNote } from "../replays.js";
+
+const NOTED = 20; // the newest games that get the solver's view in a sentence
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
 const DIFFICULTIES = ["easy", "medium", "hard"];
@@ -119,14 +122,16 @@ class MeView {
       return h("div", { class: "card-panel", "data-testid": "me-empty" }, h("p", {}, t("me.empty")), h("a", { href: "/", class: "button primary" }, t("me.playRace")));
     }
     const head = h("tr", {}, ["me.date", "me.game", "me.place", "me.result", "me.moves"].map((k) => h("th", {}, t(k))), h("th", {}));
+    const noted = new Set(games.filter((g) => !g.kept_back).slice(0, NOTED).map((g) => g.id));
     const row = (g) => {
       const what = `${t(g.kind === "daily" ? "me.daily" : "me.race")} · ${difficultyText(g.difficulty)} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? t("me.placeOf", { place: ordinal(g.place), n: g.field }) : t("me.solo");
       const r = g.result;
       const hints = hintsNote(r);
       const result = `${finished(r) ? formatMs(r.finished_ms) : `${t("me.cards", { home: r.home, total: TOTAL })}${r.resigned ? t("ranking.resigned") : ""}`}${hints ? ` (${hints})` : ""}`;
+      const note = noted.has(g.id) ? h("div", {}, analysisNote(g.id, r.moves)) : null;
       const watch = g.kept_back ? h("span", { class: "muted small", title: t("me.keptBackTitle") }, t("me.afterToday")) : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, t("me.replay"));
-      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap" }, dayText(g.date)), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
+      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap", title: dayText(g.date, "full") }, dayAgo(g.date)), h("td", {}, what, note), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };
     return h("section", { class: "card-panel me-games" }, h("h2", {}, t("me.games")), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
   }

@@ -17,6 +17,7 @@ import { podiumView } from "../views/moments.js";
 import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
+import { seriesPanel } from "../views/series.js";
 
 export function watchView(root, { code }) {
   return new WatchView(root, code);
@@ -129,7 +130,7 @@ class WatchView {
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
       if (s.room.kind === "race") this.roomRatings.follow(this.code, `${s.room.round} ${s.room.start_at}`, { rated: true });
-      parts.push(h("h2", {}, t("side.ranking")), rankingTable(s.room.ranking, { ratings: this.ratings }), replayLinks(s.room.ranking, this.replays));
+      parts.push(h("h2", {}, t("side.ranking")), rankingTable(s.room.ranking, { ratings: this.ratings }), seriesPanel(s.room), replayLinks(s.room.ranking, this.replays));
     }
     fill(this.side, parts);
     this.renderPodium(s, before);

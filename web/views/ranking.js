@@ -7,6 +7,7 @@ import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
 import { changeChip, ratingChip } from "../ratings.js";
+import { analysisNote } from "../replays.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -92,7 +93,10 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
     .filter((r) => replays.has(r.seat))
     .map((r) => {
       const label = r.seat === me ? t("replays.yours") : h("span", { class: "name", dir: "auto" }, r.name);
-      return h("li", {}, h("a", { href: replayPath([replays.get(r.seat)]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label));
+      const id = replays.get(r.seat);
+      // The solver's view of the game, in a sentence, once the server has it.
+      const note = r.ghost ? null : analysisNote(id, r.moves ?? 0);
+      return h("li", {}, h("a", { href: replayPath([id]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label), note ? [" ", note] : null);
     });
   const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, t("replays.race")) : null;
   return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, t("replays.title")), h("ul", {}, links), all);
