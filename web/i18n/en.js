@@ -612,7 +612,7 @@ export const en = {
   "replay.playOnTitle": "Practise alone from this position (move {n}): nobody else joins, and it is never rated",
   "replay.practiceOf": "practice from move {n} of {name}’s game",
   // A practice room's header (web/pages/room.js): which game it plays on from, linked.
-  "room.practice": "Practice from move {n} of {game}",
+  "room.practice": "Practice from move {n} of {game}.",
   "room.practiceGame": "{name}’s game",
   "room.practiceNote": "Restart comes back here. Not rated, not on the daily board.",
   "replay.toRoom": "Back to the room",

@@ -609,7 +609,7 @@ export const es = {
   "replay.playOn": "Seguir jugando desde aquí",
   "replay.playOnTitle": "Practica a solas desde esta posición (jugada {n}): nadie más entra y nunca puntúa",
   "replay.practiceOf": "práctica desde la jugada {n} de la partida de {name}",
-  "room.practice": "Práctica desde la jugada {n} de {game}",
+  "room.practice": "Práctica desde la jugada {n} de {game}.",
   "room.practiceGame": "la partida de {name}",
   "room.practiceNote": "Reiniciar vuelve aquí. No puntúa ni cuenta para el reto diario.",
   "replay.toRoom": "Volver a la sala",
