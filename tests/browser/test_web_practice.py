@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
 from race.engine import Game
 from race.rooms.model import board
@@ -24,7 +24,7 @@ from tests.support.web import OUTPUT, Browsing
 pytestmark = pytest.mark.browser
 SERVER_ENV = {"COUNTDOWN_SECONDS": "0.2", "SOLVER_NODE_LIMIT": "0", "ANALYSIS_NODE_LIMIT": "0"}
 STEP = 30
-LAPTOP = {"width": 1366, "height": 768}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 
 
 async def raced(server: Server) -> tuple[str, dict[str, Any]]:
