@@ -6,7 +6,7 @@
 //   /learn       the tutorial
 //   /me          my games (this device's)
 
-import { store } from "./dom.js";
+import { h, store } from "./dom.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
@@ -25,6 +25,27 @@ let current = null;
 linkStatus.addEventListener("status", ({ detail }) => {
   connection.dataset.state = detail;
   connection.textContent = STATUS_WORDS[detail] ?? "";
+});
+
+// The server lost: said loudly over the page, whose input is refused (inert) until a link is
+// back; the clocks are marked as waiting (style.css). It clears by itself on reconnect.
+const LOST_WORDS = {
+  title: "Connection to the server lost",
+  body: "Reconnecting… Your board is kept; moves wait until the server is back.",
+  clock: "waiting",
+};
+const lostNotice = h(
+  "div",
+  { class: "lost-notice", role: "alert", "data-testid": "connection-lost", hidden: true },
+  h("strong", {}, LOST_WORDS.title),
+  h("span", {}, LOST_WORDS.body),
+);
+document.body.append(lostNotice);
+document.documentElement.style.setProperty("--clock-waiting", JSON.stringify(LOST_WORDS.clock));
+linkStatus.addEventListener("lost", ({ detail: lost }) => {
+  lostNotice.hidden = !lost;
+  document.documentElement.classList.toggle("link-lost", lost);
+  root.inert = lost;
 });
 
 // The top bar's preferences, remembered: sounds muted, and a four-colour deck.

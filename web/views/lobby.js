@@ -3,7 +3,7 @@
 
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
-import { roomLink, shareOrigin } from "../model/share.js";
+import { roomLink, shareOrigin, unreachable } from "../model/share.js";
 import { inviteText, sentence } from "../model/words.js";
 import { awayTag, seriesLine, watchingLine } from "./ranking.js";
 import { roomShare } from "./share.js";
@@ -79,7 +79,7 @@ export function lobbyPanel(s, { send, now, series = null }) {
     "div",
     { class: "card-panel lobby-panel" },
     h("h2", {}, "Waiting to start"),
-    roomShare({ url, code }),
+    roomShare({ url, code, unreachable: unreachable(location, s.shareOrigin) }),
     h(
       "ul",
       { class: "players", "data-testid": "lobby-players" },

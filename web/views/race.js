@@ -2,6 +2,7 @@
 // keys. It draws a room's state and hands what the player does to ``act`` (the seat's).
 
 import { BoardView } from "../board/board.js";
+import { fitOne } from "../board/fitting.js";
 import { h } from "../dom.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
@@ -28,6 +29,9 @@ function withGhosts(replays, room) {
 const CONFIRM_MS = 3000; // how long a button waits for its second press
 // Where style.css puts the side panel (and its ranking) beside the board, not under it.
 const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
+// Where the banners go beside the board too, above the side panel (a laptop): a banner that
+// comes then takes nothing from the board's height.
+const NOTES_BESIDE = "(min-width: 1200px) and (min-height: 501px)";
 
 export class RaceView {
   /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch, rematchGhosts; ``now()``: the
@@ -69,7 +73,16 @@ export class RaceView {
     // At race over, the podium over the board until it is closed.
     this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
     const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
-    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap), this.side);
+    this.play = h("div", { class: "play" }, this.tools.el, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap);
+    this.wrap = wrap;
+    this.notes = [banners, this.toRanking, this.shareRow];
+    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, this.play, this.side);
+    this.aside = h("div", { class: "race-aside" });
+    this.notesBeside = window.matchMedia(NOTES_BESIDE);
+    this.placeHandler = () => this.placeNotes();
+    this.notesBeside.addEventListener("change", this.placeHandler);
+    this.placeNotes();
+    this.fit = fitOne(this.board.el, wrap); // the board as big as its space allows
     this.beside = window.matchMedia(SIDE_BESIDE);
     this.besideHandler = () => this.showToRanking();
     this.beside.addEventListener("change", this.besideHandler);
@@ -80,7 +93,21 @@ export class RaceView {
     document.addEventListener("pointerdown", this.outsideHandler);
   }
 
+  /** The banners and the side panel: beside the board on a laptop, else where they were. */
+  placeNotes() {
+    if (this.notesBeside.matches && this.words.side) {
+      this.aside.append(...this.notes, this.side);
+      if (!this.aside.isConnected) this.el.append(this.aside);
+    } else if (this.aside.isConnected) {
+      for (const el of this.notes) this.play.insertBefore(el, this.wrap);
+      this.el.append(this.side);
+      this.aside.remove();
+    }
+  }
+
   destroy() {
+    this.notesBeside.removeEventListener("change", this.placeHandler);
+    this.fit.stop();
     clearTimeout(this.confirmTimer);
     this.replayLinks.stop();
     this.beside.removeEventListener("change", this.besideHandler);

@@ -48,9 +48,17 @@ export function shareButton({ testid, label, copyLabel = label, data, fallback =
   return button;
 }
 
+const LOOPBACK_WORDS = {
+  title: "Friends can't open this link yet",
+  body: "The server listens on this computer only, so the link works here alone. To race friends on your network, restart it with",
+  command: ".ci/serve --host 0.0.0.0",
+  after: "and open the address it prints (or set SHARE_ORIGIN).",
+};
+
 /** The room's link to share: the address, a share (or copy) button, and its QR code for a
- * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). */
-export function roomShare({ url, code }) {
+ * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). ``unreachable``:
+ * no other device can open it (a server on loopback): said, with the fix, instead of a QR. */
+export function roomShare({ url, code, unreachable = false }) {
   const input = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
   const button = shareButton({
     testid: "copy-link",
@@ -59,6 +67,20 @@ export function roomShare({ url, code }) {
     data: () => ({ title: "Crescent Race", text: `Join my Crescent Race, room ${code}`, url }),
     fallback: () => input.select(),
   });
+  if (unreachable) {
+    const w = LOOPBACK_WORDS;
+    return h(
+      "div",
+      { class: "share-block loopback", "data-testid": "share-loopback" },
+      h(
+        "div",
+        { class: "share-text" },
+        h("p", {}, h("strong", {}, w.title)),
+        h("p", { class: "small" }, w.body, " ", h("code", { class: "command", "data-testid": "loopback-fix" }, w.command), " ", w.after),
+        h("div", { class: "share" }, input, button),
+      ),
+    );
+  }
   const qr = h("img", {
     class: "qr",
     src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,
