@@ -28,16 +28,22 @@ from race.live.hub import Hub
 from race.live.presence import Presence
 from race.live.scheduler import Action, Deadline, Scheduler
 from race.rooms.events import DailyWon, Events, Listed, PlayerBack, RaceOver, Timed, Unlisted, route
+from race.rooms.record import utc_date
 from race.service import RaceService, now_ms
+from race.service.analyses import Analyses
 from race.service.ending import Ending
 from race.service.entry import Entry
+from race.service.hints import Hints
 from race.service.listing import Listings
 from race.service.lobby import Lobby
 from race.service.race import Race
+from race.service.ratings import Ratings
 from race.service.recording import Recording
 from race.service.repo import Rooms
+from race.service.rounds import Rounds
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
+from race.solver.coach import Limits
 from race.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -49,6 +55,7 @@ class Parts:
 
     store: Store
     solver_lines: SolverLines
+    analyses: Analyses
     scheduler: Scheduler
     listings: Listings
     results: Results
@@ -59,6 +66,7 @@ class Parts:
     presence: Presence
     #: What the scheduler runs when a room's deadline falls due.
     deadlines: Mapping[Deadline, Action]
+    ratings: Ratings
 
 
 def wire(
@@ -69,13 +77,17 @@ def wire(
     (tests set their own); ``executor``: where the daily deals are searched for (by default
     a worker process)."""
     solver_lines = SolverLines(store, node_limit=settings.solver_node_limit)
+    analyses = Analyses(store, limits=Limits(game=settings.analysis_node_limit), today=lambda: utc_date(clock()))
     scheduler = Scheduler(clock=clock)
     listings = Listings(store, clock=clock)
+    ratings = Ratings(store)
     recording = Recording(
         store,
         solver_lines,
         ttl=int(settings.record_keep_days * 86400),
         daily_ttl=(settings.daily_keep_days + 1) * 86400,  # as long as the day's leaderboard
+        ratings=ratings,
+        analyses=analyses,
     )
     results = Results(store, clock=clock, keep_days=settings.daily_keep_days, pace=settings.daily_pace)
     events = Events(
@@ -95,12 +107,14 @@ def wire(
         rooms_per_minute=settings.rooms_per_minute_per_ip,
         spectator_delay=settings.spectator_delay,
         spectator_second_ms=settings.spectator_second_ms,
+        hint_penalty_ms=round(settings.hint_penalty_seconds * 1000),
     )
     lobby = Lobby(
         rooms, store, clock=clock, countdown_ms=int(settings.countdown_seconds * 1000), host_away_ms=host_away_ms
     )
     ending = Ending(rooms, clock=clock, host_away_ms=host_away_ms)
-    race = Race(rooms, ending, clock=clock, max_game_moves=settings.max_game_moves)
+    hints = Hints(rooms, store, clock=clock)
+    race = Race(rooms, ending, hints, clock=clock, max_game_moves=settings.max_game_moves)
     daily = DailyChallenge(
         store,
         results,
@@ -110,13 +124,28 @@ def wire(
         players_per_day=settings.daily_players_per_day_per_ip,
         secret=settings.daily_secret,
     )
-    service = RaceService(rooms, entry, lobby, race, ending, daily, clock=clock)
+    rounds = Rounds(rooms, store, clock=clock, away_ms=host_away_ms)
+    service = RaceService(rooms, entry, lobby, race, ending, rounds, daily, clock=clock)
     hub = Hub(store, timers=scheduler)
     presence = Presence(
         store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, events=events, host_away_ms=host_away_ms
     )
     deadlines: dict[Deadline, Action] = {Deadline.START: lobby.announce, Deadline.END: ending.end_if_done}
-    return Parts(store, solver_lines, scheduler, listings, results, rooms, service, daily, hub, presence, deadlines)
+    return Parts(
+        store,
+        solver_lines,
+        analyses,
+        scheduler,
+        listings,
+        results,
+        rooms,
+        service,
+        daily,
+        hub,
+        presence,
+        deadlines,
+        ratings,
+    )
 
 
 @contextlib.asynccontextmanager
@@ -149,7 +178,7 @@ def create_app(
     parts = wire(settings, store)
     handler = Handler(parts.service, parts.daily.today)
     gateway = Gateway(settings, parts.hub, handler, parts.presence, clock=now_ms)
-    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines)
+    api = routes.Api(settings, store, parts.listings, parts.daily, parts.solver_lines, parts.ratings, parts.analyses)
     served: list[BaseRoute] = [WebSocketRoute("/ws", gateway.websocket), *api.routes()]
     if os.environ.get("BENCH_ECHO") == "1":  # the benchmark's transport baseline: a bare echo
         served.append(WebSocketRoute("/bench/echo", echo))
@@ -171,6 +200,7 @@ def create_app(
                     await asyncio.gather(task, return_exceptions=True)
         parts.daily.close()
         parts.solver_lines.close()
+        parts.analyses.close()
         await store.close()
 
     errors = {404: routes.not_found, 405: routes.not_allowed}

@@ -20,9 +20,11 @@ COMMANDS = [
     "race.commands.bench_records",
     "race.commands.bench_store",
     "race.commands.transfer",
+    "race.commands.ratings",
     "race.commands.bench_page",
     "race.commands.solve",
     "race.commands.winnability",
+    "race.commands.bench_hints",
 ]
 
 

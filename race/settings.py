@@ -57,6 +57,9 @@ class Settings:
     #: The node budget of the search for a finished race's deal's line ("solver: N moves"
     #: beside its results); 0: no search.
     solver_node_limit: int = 200_000
+    #: The node budget of a game's analysis (race.service.analyses), all its searches
+    #: together; 0: none.
+    analysis_node_limit: int = 3_000_000
     daily_node_limit: int = 200_000
     #: The key of the daily deals' seeds; None: one made at random, kept in the store.
     daily_secret: str | None = None
@@ -71,6 +74,9 @@ class Settings:
     #: How long a player must have been away before the others may act without them (as host,
     #: or to end a race they are still in): a reload or a dropped connection is not gone.
     host_away_seconds: float = 15.0
+    #: How long a page waits for the answer to a move or a hint before it gives up on it and
+    #: asks what became of it (sent in ``hello``; tests shorten it).
+    reply_wait_seconds: float = 5.0
     #: How often the home page asks for the live rooms again.
     live_poll_seconds: float = 5.0
     #: How long one reading of the live rooms answers ``GET /api/rooms`` (every home page polls).
@@ -84,6 +90,8 @@ class Settings:
     spectator_second_ms: float = 1000.0
     #: The origin friends' devices can open (sent to pages in ``hello``); None: none known.
     share_origin: str | None = None
+    #: What a hint adds to a finish time in a room whose hints cost (the default), in seconds.
+    hint_penalty_seconds: float = 15.0
 
     def __post_init__(self) -> None:
         if self.spectator_delay not in (0, 15, 60):
@@ -112,6 +120,10 @@ class Settings:
             raise ValueError(f"DAILY_PLAYERS_PER_DAY_PER_IP must not be negative, got {players}")
         if self.record_keep_days <= 0:
             raise ValueError(f"RECORD_KEEP_DAYS must be positive, got {self.record_keep_days:g}")
+        if not 0 < self.hint_penalty_seconds <= 3600:
+            raise ValueError(f"HINT_PENALTY_SECONDS must be in (0, 3600], got {self.hint_penalty_seconds:g}")
+        if self.reply_wait_seconds <= 0:
+            raise ValueError(f"REPLY_WAIT_SECONDS must be positive, got {self.reply_wait_seconds:g}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
 
@@ -154,6 +166,7 @@ class Settings:
             daily_players_per_day_per_ip=int(num("DAILY_PLAYERS_PER_DAY_PER_IP", 5)) or None,
             record_keep_days=num("RECORD_KEEP_DAYS", cls.record_keep_days),
             solver_node_limit=int(num("SOLVER_NODE_LIMIT", cls.solver_node_limit)),
+            analysis_node_limit=int(num("ANALYSIS_NODE_LIMIT", cls.analysis_node_limit)),
             daily_node_limit=int(num("DAILY_NODE_LIMIT", cls.daily_node_limit)),
             daily_secret=env.get("DAILY_SECRET") or None,
             daily_pace=Pace(
@@ -169,10 +182,12 @@ class Settings:
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
             send_queue=int(num("SEND_QUEUE", cls.send_queue)),
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
+            reply_wait_seconds=num("REPLY_WAIT_SECONDS", cls.reply_wait_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
             live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),
             room_poll_seconds=num("ROOM_POLL_SECONDS", cls.room_poll_seconds),
             share_origin=env.get("SHARE_ORIGIN", "").strip().rstrip("/") or None,
             spectator_delay=int(num("SPECTATOR_DELAY_SECONDS", cls.spectator_delay)),
             spectator_second_ms=num("SPECTATOR_SECOND_MS", cls.spectator_second_ms),
+            hint_penalty_seconds=num("HINT_PENALTY_SECONDS", cls.hint_penalty_seconds),
         )

@@ -86,6 +86,27 @@ def redis_sentinel_url() -> Iterator[str]:
         sentinels.stop()
 
 
+# What each test needs, as markers, so that `-m "not browser"` or `-m redis` picks by need.
+REDIS_FIXTURES = {"redis_server", "redis_url", "redis_unix_url"}
+CLUSTER_FIXTURES = {"redis_cluster_url", "redis_sentinel_url"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by the real parts it needs: a store parameter of ``redis`` or ``unix``
+    (or a Redis fixture) needs a redis-server, ``cluster`` or ``sentinel`` several; a test under
+    ``tests/browser`` needs Chromium. (``slow`` is set by the modules themselves.)"""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        params = {str(v) for v in spec.params.values()} if spec is not None else set()
+        needs = set(getattr(item, "fixturenames", ()))
+        if needs & REDIS_FIXTURES or params & {"redis", "unix"}:
+            item.add_marker(pytest.mark.redis)
+        if needs & CLUSTER_FIXTURES or params & {"cluster", "sentinel"}:
+            item.add_marker(pytest.mark.cluster)
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+
+
 def pytest_report_header() -> str:
     """Which build of the engine and the solver the tests run: compiled (mypyc) or pure."""
     import race

@@ -7,6 +7,7 @@
 //   /me          my games (this device's)
 
 import { h, store } from "./dom.js";
+import { chooseLang, lang, LANGUAGES, t } from "./i18n.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
 import { homeView } from "./pages/home.js";
@@ -16,32 +17,47 @@ import { tutorialView } from "./pages/tutorial.js";
 import { watchView } from "./pages/watch.js";
 import { replayIds } from "./model/replay.js";
 import { sound } from "./sound.js";
+import { ROOM_CODE_TEXT } from "./wire.js";
 
 const root = document.getElementById("app");
 const connection = document.querySelector("[data-testid=connection]");
-const STATUS_WORDS = { connecting: "connecting…", offline: "reconnecting…" };
+const STATUS_WORDS = { connecting: "conn.connecting", offline: "conn.offline" };
 let current = null;
 
 linkStatus.addEventListener("status", ({ detail }) => {
   connection.dataset.state = detail;
-  connection.textContent = STATUS_WORDS[detail] ?? "";
+  connection.textContent = STATUS_WORDS[detail] ? t(STATUS_WORDS[detail]) : "";
 });
+
+// The page's language (i18n.js chose it: the switch's choice, else the browser's), and the
+// top bar's switch, remembered. Switching reloads the page in the other language: a seat
+// resumes where it was, as after any reload.
+document.documentElement.lang = lang();
+const langSwitch = document.querySelector("[data-testid=lang]");
+langSwitch.replaceChildren(...LANGUAGES.map(({ code, name }) => new Option(name, code, false, code === lang())));
+langSwitch.querySelectorAll("option").forEach((o) => (o.lang = o.value));
+langSwitch.value = lang();
+langSwitch.setAttribute("aria-label", t("top.language"));
+langSwitch.title = t("top.language");
+document.querySelector("[data-testid=lang-label] .sr-only")?.remove();
+langSwitch.addEventListener("change", () => {
+  chooseLang(langSwitch.value);
+  location.reload();
+});
+document.querySelector(".fc-word").textContent = ` ${t("top.fourColour")}`;
+document.querySelector("[data-testid=four-colour]").title = t("top.fourColour");
+document.querySelector(".mute-label").textContent = ` ${t("top.mute")}`;
 
 // The server lost: said loudly over the page, whose input is refused (inert) until a link is
 // back; the clocks are marked as waiting (style.css). It clears by itself on reconnect.
-const LOST_WORDS = {
-  title: "Connection to the server lost",
-  body: "Reconnecting… Your board is kept; moves wait until the server is back.",
-  clock: "waiting",
-};
 const lostNotice = h(
   "div",
   { class: "lost-notice", role: "alert", "data-testid": "connection-lost", hidden: true },
-  h("strong", {}, LOST_WORDS.title),
-  h("span", {}, LOST_WORDS.body),
+  h("strong", {}, t("lost.title")),
+  h("span", {}, t("lost.body")),
 );
 document.body.append(lostNotice);
-document.documentElement.style.setProperty("--clock-waiting", JSON.stringify(LOST_WORDS.clock));
+document.documentElement.style.setProperty("--clock-waiting", JSON.stringify(t("lost.clock")));
 linkStatus.addEventListener("lost", ({ detail: lost }) => {
   lostNotice.hidden = !lost;
   document.documentElement.classList.toggle("link-lost", lost);
@@ -52,8 +68,8 @@ linkStatus.addEventListener("lost", ({ detail: lost }) => {
 const mute = document.querySelector("[data-testid=mute]");
 const showMute = (muted) => {
   mute.setAttribute("aria-pressed", String(muted));
-  mute.querySelector(".mute-word").textContent = muted ? "off" : "on";
-  mute.title = muted ? "Sounds off" : "Sounds on";
+  mute.querySelector(".mute-word").textContent = t(muted ? "top.soundOff" : "top.soundOn");
+  mute.title = t(muted ? "top.soundsOff" : "top.soundsOn");
 };
 sound.listeners.add(showMute);
 showMute(sound.muted);
@@ -77,14 +93,14 @@ function route(handoff = null) {
   current = null;
   const path = decodeURIComponent(location.pathname);
   let m;
-  if ((m = path.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/))) {
+  if ((m = path.match(new RegExp(`^/r/(${ROOM_CODE_TEXT})/?$`)))) {
     current = roomPage(root, { code: m[1].toUpperCase(), navigate, handoff });
-  } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]{1,16})\/?$/))) {
+  } else if ((m = path.match(new RegExp(`^/watch/(${ROOM_CODE_TEXT})/?$`)))) {
     current = watchView(root, { code: m[1].toUpperCase() });
   } else if ((m = replayIds(path))) {
     const ids = m;
     lazily(import("./pages/replay.js"), (page) => page.replayView(root, { ids, navigate }));
-  } else if ((m = path.match(/^\/replay\/room\/([A-Za-z0-9]{1,16})\/?$/))) {
+  } else if ((m = path.match(new RegExp(`^/replay/room/(${ROOM_CODE_TEXT})/?$`)))) {
     const room = m[1].toUpperCase();
     lazily(import("./pages/replay.js"), (page) => page.replayView(root, { room, navigate }));
   } else if (/^\/me\/?$/.test(path)) {
@@ -96,7 +112,7 @@ function route(handoff = null) {
   } else if (/^\/daily\/?$/.test(path)) {
     current = dailyView(root, { navigate });
   } else {
-    document.title = "Crescent Race";
+    document.title = t("site.name");
     current = homeView(root, { navigate });
   }
 }

@@ -3,14 +3,14 @@
 // hash). It is never shown to other players; the /me page can hand it to another device.
 
 import { store } from "./dom.js";
+import { DEVICE_KEY as DEVICE_KEY_PATTERN } from "./wire.js";
 
 export const DEVICE_KEY = "crescent-race.device";
-const VALID = /^[A-Za-z0-9_-]{22,64}$/; // as the server's race.protocol.DEVICE_KEY
 
 /** The key, made on first use: 24 random bytes, base64url (32 characters). */
 export function deviceKey() {
   const known = store.get(DEVICE_KEY);
-  if (known && VALID.test(known)) return known;
+  if (known && DEVICE_KEY_PATTERN.test(known)) return known;
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   const key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   store.set(DEVICE_KEY, key);
@@ -19,7 +19,7 @@ export function deviceKey() {
 
 /** Take another device's key (from its /me link), when it is one. */
 export function adoptDeviceKey(key) {
-  if (!VALID.test(key)) return false;
+  if (!DEVICE_KEY_PATTERN.test(key)) return false;
   store.set(DEVICE_KEY, key);
   return true;
 }

@@ -1,6 +1,7 @@
 // Tiny DOM helpers. Text always goes in as text nodes (never as markup), so names and other
 // strings from the server can never inject HTML.
 
+import { t } from "./i18n.js";
 import { NAME_MAX, nameLength, sentence } from "./model/words.js";
 
 /**
@@ -86,7 +87,7 @@ export function nameInput(attrs) {
   const input = h("input", { required: true, autocomplete: "nickname", ...attrs });
   const check = () => {
     const n = nameLength(input.value);
-    input.setCustomValidity(n > NAME_MAX ? `Up to ${NAME_MAX} characters, please (this is ${n}).` : "");
+    input.setCustomValidity(n > NAME_MAX ? t("name.tooLong", { max: NAME_MAX, n }) : "");
   };
   input.addEventListener("input", check);
   check();

@@ -5,6 +5,9 @@
 // (the round trip with the smallest delay wins), so every timer counts from the server's
 // own start time.
 
+import { t } from "./i18n.js";
+import { CLOSE_REMOVED, CLOSE_REPLACED } from "./wire.js";
+
 /** Each link's "status" events: `detail` connecting, online, offline, replaced or idle. */
 export const linkStatus = new EventTarget();
 
@@ -94,16 +97,16 @@ export class Link {
       if (ws !== this.ws) return;
       this.ready = false;
       clearInterval(this.pingTimer);
-      if (event.code === 4001) {
+      if (event.code === CLOSE_REPLACED) {
         this.stopped = true;
         this.status("replaced");
-        this.handlers.onKicked?.(event.reason || "this seat was opened in another window");
+        this.handlers.onKicked?.(t("seat.kicked"));
         return;
       }
-      if (event.code === 4002) {
+      if (event.code === CLOSE_REMOVED) {
         this.stopped = true;
         this.status("idle");
-        this.handlers.onRemoved?.(event.reason || "the host removed you from this room");
+        this.handlers.onRemoved?.(t("seat.removed"));
         return;
       }
       if (this.stopped) return;

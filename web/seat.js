@@ -9,9 +9,10 @@ import { isHidden } from "./model/cards.js";
 import { canAct, me, phase } from "./model/select.js";
 import { createStore } from "./model/store.js";
 import { isOut } from "./model/words.js";
+import { errorText, t } from "./i18n.js";
 import { Link } from "./net.js";
 
-const PENDING_TIMEOUT_MS = 5000; // a move (or a hint) unanswered this long is given up
+const REPLY_WAIT_MS = 5000; // a move (or a hint) unanswered this long is given up, unless hello says
 const RESYNC_MS = 1500; // at most one resync so often
 
 function clientId() {
@@ -66,7 +67,7 @@ export class Seat {
       saved.set(tokenKey(this.code), m.token);
     }
     const s = this.store.dispatch(m);
-    if (m.type === "room" && before.room && before.room.round !== s.room.round) this.rematched(before, s);
+    if (m.type === "room" && before.room && before.room.round !== s.room.round) this.rematched();
     if (m.type === "room" || m.type === "player") this.checkOwnVersion();
     // The race has started: no board reaches anyone before, so fetch mine now.
     if (m.type === "room" && phase(s) === "racing" && isHidden(s.mine?.board)) this.link.send({ type: "sync" });
@@ -76,21 +77,14 @@ export class Seat {
     }
     if (m.type === "resync") this.resync();
     if (m.type === "error" && !m.state && !this.on.error?.(m)) {
-      if (m.code === "not_over" && phase(s) === "lobby") return; // two pressed Rematch at once: the other one's started it
-      toast(m.message, "error");
+      if ((m.code === "not_over" || m.code === "no_offer") && phase(s) === "lobby") return; // two answered at once: the round is open
+      toast(errorText(m), "error");
     }
   }
 
-  /** A rematch: fetch the new game, and say who started it (and now hosts it). */
-  rematched(before, s) {
+  /** The next round opened (everyone in it said yes to the offer): fetch the new game. */
+  rematched() {
     this.resync();
-    const host = s.room.players.find((p) => p.seat === s.room.host);
-    if (host && host.seat !== s.seat && s.seat) {
-      const handed = before.room.host === s.seat ? `; ${host.name} hosts it now` : "";
-      const same = s.room.deal === before.room.deal;
-      const what = s.room.ghosts ? "against the ghosts of the last round" : same ? "on the same deal" : "on a new deal";
-      toast(`${host.name} started a rematch ${what}${handed}.`);
-    }
   }
 
   /** My seat moved on unheard (another tab, a lost reply): resync. */
@@ -153,7 +147,7 @@ export class Seat {
     if (!canAct(s)) return false;
     const id = clientId();
     if (!this.link.send({ ...msg, version: s.mine.version, id })) {
-      toast("Not connected; reconnecting…", "error");
+      toast(t("seat.notConnected"), "error");
       return false;
     }
     this.store.dispatch({ type: "sent", id, move });
@@ -163,7 +157,7 @@ export class Seat {
       if (this.state.pending?.id !== id) return;
       this.store.dispatch({ type: "unanswered", id });
       this.resync();
-    }, PENDING_TIMEOUT_MS);
+    }, this.replyWaitMs());
     return true;
   }
 
@@ -171,8 +165,13 @@ export class Seat {
   sendNow(msg) {
     const s = this.state;
     if (s.gone !== null) return;
-    if (s.kicked) toast("This seat is now played in another window; press “Play here” to play here", "error");
-    else if (!this.link.send(msg)) toast("Not connected; reconnecting…", "error");
+    if (s.kicked) toast(t("seat.elsewhere"), "error");
+    else if (!this.link.send(msg)) toast(t("seat.notConnected"), "error");
+  }
+
+  /** How long an answer may take: the server's ``reply_wait_ms`` (a setting). */
+  replyWaitMs() {
+    return this.link.hello?.reply_wait_ms ?? REPLY_WAIT_MS;
   }
 
   play(text) {
@@ -190,8 +189,8 @@ export class Seat {
   /** Ask for a hint: not again while one is awaited (as long as a move's reply may be). */
   hint() {
     const s = this.state;
-    if (!canAct(s) || isOut(s.mine)) return;
-    if (this.hintAsked !== null && performance.now() - this.hintAsked < PENDING_TIMEOUT_MS) return;
+    if (!canAct(s) || isOut(s.mine) || s.room?.hints === "off") return; // (none in this room)
+    if (this.hintAsked !== null && performance.now() - this.hintAsked < this.replyWaitMs()) return;
     if (this.link.send({ type: "hint" })) this.hintAsked = performance.now();
   }
 
@@ -207,17 +206,27 @@ export class Seat {
     this.sendNow({ type: "end" });
   }
 
+  /** Ask to end the race (``vote`` false: no longer ask). */
+  voteEnd(vote = true) {
+    this.sendNow({ type: "vote_end", vote });
+  }
+
   /** Leave the room (in the lobby, or once the race is over): ``left`` follows. */
   leave() {
     this.sendNow({ type: "leave" });
   }
 
-  /** A new round: a new deal, or ``deal``; with ``ghosts``, the same deal against this
-   * round's games. */
+  /** Offer a new round (or say yes to the offer on these terms): a new deal, or ``deal``;
+   * with ``ghosts``, the same deal against this round's games. */
   rematch({ ghosts = false, deal = null } = {}) {
     const msg = { type: "rematch" };
     if (ghosts) msg.ghosts = true;
     if (deal !== null) msg.deal = deal;
     this.sendNow(msg);
+  }
+
+  /** Say yes or no to the rematch offered (a no withdraws it). */
+  answer(accept) {
+    this.sendNow({ type: "answer", accept });
   }
 }

@@ -124,6 +124,9 @@ class DailyChallenge:
                 kind=Kind.DAILY,
                 daily_date=date,
                 player=profile.id,
+                # Its spectators see the player's progress move by move: as far behind as a race's.
+                spectator_delay=self.entry.spectator_delay,
+                hint_penalty_ms=self.entry.hint_penalty_ms,
             )
 
         meta, docs = await self.entry.open_room(session, meta_for, name, token, device=device_id(msg.device))

@@ -56,7 +56,8 @@ class Results:
 
     async def post(self, event: DailyWon) -> None:
         """Post a won daily attempt (validated move by move by the server) to its board:
-        ranked when its actions came at a person's pace, else unverified, with the reason."""
+        ranked when its actions came at a person's pace and it took no hint; else
+        unverified, with the reason, or assisted."""
         meta, seat = event.meta, event.seat
         assert meta.daily_date and meta.player and seat.finished_ms is not None
         keys = acts_keys(seat)
@@ -71,6 +72,7 @@ class Results:
             finished_at=self.clock(),
             room=meta.code,
             unverified=why,
+            hints=seat.hints,
         )
         posted = await board.post(self.store, meta.daily_date, meta.difficulty, entry, self.ttl(meta.daily_date))
         await self._extend_streak(meta)  # also when this is a retry after a failure past the post
@@ -78,6 +80,8 @@ class Results:
             return
         if why:
             log.info("daily %s %s: %s unverified: %s", meta.daily_date, meta.difficulty, meta.code, why)
+        elif seat.hints:
+            log.info("daily %s %s: %s assisted: %d hints", meta.daily_date, meta.difficulty, meta.code, seat.hints)
         shown = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)
         await self.store.publish(board_group(meta.daily_date, meta.difficulty), encode(news(dump(shown))))
 

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 from race.edge.handler import Handler, Outcome
 from race.edge.limits import MessageLimit, Verdict
 from race.edge.outbox import Outbox
-from race.live.hub import REPLACED, Hub
+from race.live.hub import Hub
 from race.live.presence import Presence, member_id
 from race.service import Session
 from race.settings import Settings
@@ -82,7 +82,7 @@ class Connection:
                 await self._on_message(raw)
         finally:  # each step of the clean-up happens whatever the others did
             if (member := self._member()) is not None:  # never raises: presence is best effort
-                await self.presence.depart(*member, replaced=self.outbox.close_code == REPLACED)
+                await self.presence.depart(*member, replaced=self.outbox.close_code == p.CLOSE_REPLACED)
             for channel in list(self.following):
                 try:
                     await self.unfollow(channel)

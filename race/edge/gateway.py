@@ -74,6 +74,7 @@ class Gateway:
             "server_time": self.clock(),
             "max_message_bytes": p.MAX_MESSAGE_BYTES,
             "host_away_ms": int(self.settings.host_away_seconds * 1000),
+            "reply_wait_ms": int(self.settings.reply_wait_seconds * 1000),
             "share_origin": self.settings.share_origin,
         }
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
-from race.service import RaceService, Session
+from race.service import Session
 from race.service.players import board_group
 from race.store import StoreUnavailable
 from race.wire import protocol as p
@@ -54,6 +54,12 @@ class Outcome:
     arrived: bool = False
 
 
+class Service(Protocol):
+    """What carries out a decoded message (:class:`race.service.RaceService`)."""
+
+    async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]: ...
+
+
 class Channels(Protocol):
     """The rooms and leaderboards a connection follows."""
 
@@ -66,7 +72,7 @@ class Handler:
     """``today``: the daily challenge's day (its leaderboards are followed), None when the
     server has no daily challenge."""
 
-    def __init__(self, service: RaceService, today: Callable[[], str] | None) -> None:
+    def __init__(self, service: Service, today: Callable[[], str] | None) -> None:
         self.service, self.today = service, today
 
     async def handle(self, session: Session, raw: str | bytes, channels: Channels) -> Outcome:

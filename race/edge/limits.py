@@ -5,23 +5,27 @@ hold open at once."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from enum import Enum
+
+Clock = Callable[[], float]  # seconds, monotonic
 
 
 class TokenBucket:
-    """``rate`` messages a second on average, bursts of up to ``burst``."""
+    """``rate`` messages a second on average, bursts of up to ``burst`` (``clock``: the time
+    it goes by)."""
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def full(self, now: float) -> bool:
         """Whether it has filled up again by ``now`` (then it is as good as a fresh one)."""
         return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -37,11 +41,12 @@ class SeatBuckets:
     still open or not: reconnecting is no way round the limit. A bucket that has filled up
     again is as good as a fresh one, and is forgotten (after ``burst / rate`` seconds)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = time.monotonic) -> None:
+        self.clock = clock
         self._kept: dict[tuple[str, str], TokenBucket] = {}
 
     def take_over(self, room: str, seat: str, bucket: TokenBucket) -> TokenBucket:
-        now = time.monotonic()
+        now = self.clock()
         for key in [key for key, kept in self._kept.items() if kept.full(now)]:
             del self._kept[key]
         return self._kept.setdefault((room, seat), bucket)
@@ -60,7 +65,7 @@ class MessageLimit:
     its messages in a row were refused (more than four bursts' worth closes it)."""
 
     def __init__(self, rate: float, burst: int, seats: SeatBuckets) -> None:
-        self.bucket, self.seats = TokenBucket(rate, burst), seats
+        self.bucket, self.seats = TokenBucket(rate, burst, seats.clock), seats
         self.refused = 0
 
     def take(self) -> Verdict:

@@ -17,17 +17,21 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from race.rooms.model import device_id, normalise_code
+from race.rooms.ratings import rating_view
 from race.rooms.record import Record, daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
-from race.rooms.replays import replay_result, replay_view
+from race.rooms.replays import replay_result, replay_view, shown_deal
 from race.service.players import PlayerStore, board_group, ranked_on
+from race.service.ratings import Ratings
 from race.service.recording import device_listing, room_listing
+from race.service.series_record import series_of_device
 from race.service.solver_lines import SolverLines
 from race.store import Records, StoreUnavailable
+from race.wire import protocol as p
 
-RECORD_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # race.rooms.record.new_id
+RECORD_ID = re.compile(p.RECORD_ID_TEXT)
 DEVICE_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")  # race.wire.protocol.DEVICE_KEY
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT)
 ROOM_GAMES = 100  # the most of a room's games listed
 _UNAVAILABLE = {"error": "temporarily unavailable"}
 
@@ -42,6 +46,7 @@ def listed(rid: str, record: Record) -> dict[str, Any]:
         "place": record.place,
         "field": record.field,
         "result": replay_result(record),
+        "hints": record.hints,
     }
 
 
@@ -59,7 +64,8 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
             **listed(rid, r),
             "kind": r.kind,
             "date": r.daily_date or utc_date(r.started),
-            "deal": r.deal,
+            "deal": shown_deal(r),
+            "daily_date": daily_day(r),
             "difficulty": r.difficulty,
             "room": r.room,
             "place": r.place,
@@ -69,7 +75,13 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
         listed_games.append(entry)
         f = r.result.finished_ms
         if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
-            best[r.difficulty] = {"id": rid, "finished_ms": f, "moves": r.result.moves, "date": entry["date"]}
+            best[r.difficulty] = {
+                "id": rid,
+                "finished_ms": f,
+                "moves": entry["result"]["moves"],  # (the ranking's count, as the list has it)
+                "date": entry["date"],
+                "hints": r.hints,
+            }
         for names, outcome in ((r.beat, "wins"), (r.behind, "losses")):
             for name in names:
                 friends.setdefault(name, {"name": name, "wins": 0, "losses": 0})[outcome] += 1
@@ -81,9 +93,12 @@ class RecordStore(Records, PlayerStore, Protocol):
     """What the record's reads work with (a daily player's board, to show them that day's games)."""
 
 
-def record_routes(store: RecordStore, today: Callable[[], str], lines: SolverLines | None = None) -> list[Route]:
+def record_routes(
+    store: RecordStore, today: Callable[[], str], lines: SolverLines | None = None, ratings: Ratings | None = None
+) -> list[Route]:
     """The routes, reading ``store``; ``today()``: the server's UTC date; ``lines``: where
-    the solver's lines for race deals are kept (a daily deal's is kept with the deal)."""
+    the solver's lines for race deals are kept (a daily deal's is kept with the deal);
+    ``ratings``: the device's rating that ``/api/me`` carries."""
 
     async def solver_moves(record: Record) -> int | None:
         """The length of the solver's line for the record's deal, when one is known."""
@@ -152,10 +167,13 @@ def record_routes(store: RecordStore, today: Callable[[], str], lines: SolverLin
         try:
             ids = await store.record_list(device_listing(device_id(key)), 0, MY_GAMES)
             found = [(rid, await store.record_get(rid)) for rid in ids]
+            (standing,) = await ratings.standings([device_id(key)]) if ratings else [None]
+            series = await series_of_device(store, device_id(key))
         except StoreUnavailable:
             return JSONResponse(_UNAVAILABLE, status_code=503)
         games = [(rid, decode_record(data)) for rid, data in found if data is not None]
-        return JSONResponse(history(games, today()), headers={"Cache-Control": "no-store"})
+        body = history(games, today()) | {"rating": rating_view(standing), "series": series}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     handlers: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
         ("/api/me", me),

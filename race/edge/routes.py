@@ -15,11 +15,15 @@ from starlette.routing import Route
 
 from race.daily import DailyChallenge
 from race.edge import share, static
+from race.edge.analysis_api import analysis_routes
+from race.edge.ratings_api import rating_routes
 from race.edge.record_api import DEVICE_KEY, record_routes
 from race.edge.static import read_client
 from race.rooms.errors import Refused
 from race.rooms.model import normalise_code
+from race.service.analyses import Analyses
 from race.service.listing import Listings
+from race.service.ratings import Ratings
 from race.service.solver_lines import SolverLines
 from race.settings import Settings
 from race.store import Store, StoreUnavailable
@@ -30,10 +34,17 @@ class Api:
     """The API under ``/api/`` (and ``/healthz``): JSON, never one of the client's files."""
 
     def __init__(
-        self, settings: Settings, store: Store, listings: Listings, daily: DailyChallenge, solver_lines: SolverLines
+        self,
+        settings: Settings,
+        store: Store,
+        listings: Listings,
+        daily: DailyChallenge,
+        solver_lines: SolverLines,
+        ratings: Ratings,
+        analyses: Analyses | None = None,
     ) -> None:
         self.settings, self.store, self.listings, self.daily = settings, store, listings, daily
-        self.solver_lines = solver_lines
+        self.solver_lines, self.ratings, self.analyses = solver_lines, ratings, analyses
 
     def routes(self) -> list[Route]:
         return [
@@ -41,8 +52,10 @@ class Api:
             Route("/api/rooms", self.rooms),
             Route("/api/rooms/{code}/qr.svg", self.room_qr),
             Route("/api/me/qr.svg", self.me_qr),
+            *rating_routes(self.store, self.ratings),
             Route("/api/rooms/{code}", self.room),
-            *record_routes(self.store, self.daily.today, self.solver_lines),
+            *record_routes(self.store, self.daily.today, self.solver_lines, self.ratings),
+            *(analysis_routes(self.store, self.daily.today, self.analyses) if self.analyses else []),
             Route("/api/daily", self.leaderboard),
             Route("/api/{rest:path}", api_unknown),  # never the client's files: see api_unknown
         ]
@@ -159,18 +172,21 @@ class Pages:
         if code is not None and not ROOM_CODE.fullmatch(code):
             return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
         base = self._share_base(request)
+        lang = share.preview_lang(request.headers.get("accept-language"))
         if code is None:
-            (title, description), url = share.DAILY_PREVIEW, f"{base}/daily"
+            (title, description), url = share.daily_preview(lang), f"{base}/daily"
         else:
             code = normalise_code(code)
             try:
                 info = await self.listings.room_info(code)
             except StoreUnavailable:
                 info = None
-            title, description = share.room_preview(info, code)
+            title, description = share.room_preview(info, code, lang)
             url = f"{base}/r/{code}"
-        text = share.with_preview(self.shell, title=title, description=description, url=url, base=base)
-        return static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
+        text = share.with_preview(self.shell, title=title, description=description, url=url, base=base, lang=lang)
+        response = static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
+        response.headers["Vary"] = ", ".join(filter(None, (response.headers.get("Vary"), "Accept-Language")))
+        return response
 
     async def files(self, request: Request) -> Response:
         if request.url.path in ("/", "/index.html"):
@@ -190,7 +206,7 @@ def share_base(request: Request, settings: Settings) -> str:
     return share.share_base(own, request.url.hostname or "", settings.share_origin)
 
 
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}/?")  # as web/app.js routes /r/CODE and /watch/CODE
+ROOM_CODE = re.compile(p.ROOM_CODE_TEXT + "/?")  # as web/app.js routes /r/CODE and /watch/CODE
 REPLAY_IDS = re.compile(r"[A-Za-z0-9_-]{12}(,[A-Za-z0-9_-]{12}){0,7}/?")  # as web/model/replay.js replayIds
 
 

@@ -23,9 +23,9 @@ import msgspec
 from race.rooms.events import Timed
 from race.store import Broadcast, StoreUnavailable
 from race.wire.envelope import Kind, decode, texts
+from race.wire.protocol import CLOSE_REMOVED, CLOSE_REPLACED
 
 log = logging.getLogger(__name__)
-REPLACED = 4001  # the close code of a window whose seat was opened in another
 
 
 class Member(Protocol):
@@ -130,11 +130,11 @@ class Hub:
             case Kind.REPLACE:
                 for m in list(members):
                     if m.seat == envelope.seat and m.id != envelope.skip:
-                        m.kick(REPLACED, "this seat was opened in another window")
+                        m.kick(CLOSE_REPLACED, "this seat was opened in another window")
             case Kind.REMOVED:
                 for m in list(members):
                     if m.seat == envelope.seat:
-                        m.kick(4002, "the host removed you from this room")
+                        m.kick(CLOSE_REMOVED, "the host removed you from this room")
             case Kind.NEWS | Kind.ROOM:
                 if envelope.timers is not None and self.timers is not None:
                     self.timers.want(Timed(room, envelope.timers))

@@ -63,10 +63,12 @@ class PlayerBack(Event):
 
 @dataclass(frozen=True, slots=True)
 class RaceOver(Event):
-    """The room's race just ended: its seats with their games, in seat order."""
+    """The room's race just ended: its seats with their games, in seat order, and its
+    ghosts as the ranking counts them (:func:`race.rooms.ghosts.ghost_results`)."""
 
     meta: Meta
     seats: list[tuple[Seat, Game]]
+    ghosts: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ time, so a ghost moves as a live rival would with no message per move.
 
 >>> from race.rooms.record import Record, Result
 >>> rec = Record(id="r1", deal=5, difficulty="easy", name="Ann", started=0,
-...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=2))
+...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=1))
 >>> g = ghost_of(rec, "g1")
->>> g.at, g.home, at_time(g, 1000)
-([900, 1300], [9, 8], (9, 1))
+>>> g.at, g.home, g.moves, at_time(g, 1000), at_time(g, 2000)
+([900, 1300], [9, 8], [1, 1], (9, 1), (8, 1))
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms.record import Record, RecordError, steps
+from race.rooms.model import penalised
+from race.rooms.record import RESTART, UNDO, Record, RecordError, steps
 
 MAX_GHOSTS = 7  # a room of 8: one player and up to seven ghosts
 
@@ -31,7 +32,8 @@ class GhostError(ValueError):
 
 class Ghost(msgspec.Struct, kw_only=True):
     """One game to race again: who played it, its record id, each action's time (ms from
-    the start) and the cards home after it, and its result."""
+    the start) and the cards home and moves played after it (undo and restart are no
+    moves, as the ranking counts them), and its result."""
 
     seat: str
     name: str
@@ -41,6 +43,15 @@ class Ghost(msgspec.Struct, kw_only=True):
     start_home: int
     finished_ms: int | None = None
     resigned: bool = False
+    hints: int = 0
+    penalty_ms: int = 0  # what its hints added to its finish time, as its race ranked it
+    moves: list[int] | None = None  # (None: a ghost kept before they were, counted by actions)
+
+    def moves_after(self, n: int) -> int:
+        """The moves played in the ghost's first ``n`` actions."""
+        if not n:
+            return 0
+        return self.moves[n - 1] if self.moves is not None else n
 
 
 GHOSTS = msgspec.json.Decoder(list[Ghost])
@@ -50,10 +61,13 @@ _enc = msgspec.json.Encoder()
 def ghost_of(record: Record, seat: str) -> Ghost:
     """``record`` as ghost ``seat`` (replayed through the engine: raises RecordError if it
     does not replay)."""
-    at, home = [], []
+    at: list[int] = []
+    home: list[int] = []
+    moves: list[int] = []
     for step in steps(record):
         at.append(step.at)
         home.append(step.game.cards_on_foundations)
+        moves.append((moves[-1] if moves else 0) + (step.act not in (UNDO, RESTART)))
     start = Game.deal(record.deal, record.difficulty).cards_on_foundations
     r = record.result
     return Ghost(
@@ -65,6 +79,9 @@ def ghost_of(record: Record, seat: str) -> Ghost:
         start_home=start,
         finished_ms=r.finished_ms,
         resigned=r.resigned,
+        moves=moves,
+        hints=record.hints,
+        penalty_ms=record.penalty_ms,
     )
 
 
@@ -93,7 +110,7 @@ def at_time(ghost: Ghost, elapsed: int) -> tuple[int, int]:
     n = 0
     while n < len(ghost.at) and ghost.at[n] <= elapsed:
         n += 1
-    return (ghost.home[n - 1] if n else ghost.start_home), n
+    return (ghost.home[n - 1] if n else ghost.start_home), ghost.moves_after(n)
 
 
 def ghost_view(ghost: Ghost) -> dict[str, Any]:
@@ -107,21 +124,27 @@ def ghost_view(ghost: Ghost) -> dict[str, Any]:
         "start_home": ghost.start_home,
         "finished_ms": ghost.finished_ms,
         "resigned": ghost.resigned,
+        "moves": [ghost.moves_after(n) for n in range(1, len(ghost.at) + 1)],
+        "hints": ghost.hints,
+        "penalty_ms": ghost.penalty_ms,
     }
 
 
 def ghost_results(ghosts: Sequence[Ghost]) -> list[dict[str, Any]]:
     """The ghosts as the ranking counts them: each by its whole game (the mark to beat is
-    its finish time; one that did not finish, by the cards it ended with)."""
+    its finish time with its hints' penalty, as its race ranked it; one that did not
+    finish, by the cards it ended with)."""
     return [
         {
             "seat": g.seat,
             "name": g.name,
             "finished_ms": g.finished_ms,
+            "finished": g.finished_ms is not None,
             "cards": g.home[-1] if g.home else g.start_home,
-            "moves": len(g.at),
+            "moves": g.moves_after(len(g.at)),
             "resigned": g.resigned,
             "ghost": True,
+            **penalised(g.finished_ms, g.hints, g.penalty_ms),
         }
         for g in ghosts
     ]

@@ -29,7 +29,8 @@ import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
 from race.rooms.errors import Refused
-from race.rooms.record import Record, Result, gaps_of
+from race.rooms.record import Record, Result, gaps_of, plays
+from race.rooms.series import Series
 from race.store.base import ASIDE
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read and type
@@ -49,6 +50,17 @@ class Status(StrEnum):
     LOBBY = "lobby"
     STARTED = "started"
     OVER = "over"
+
+
+class Ended(StrEnum):
+    """How a race ended: every player finished or resigned (``done``), its time limit ran
+    out (``time``), a player ended it while every other player still racing was away
+    (``end``), or every player still racing who was here asked to end it (``vote``)."""
+
+    DONE = "done"
+    TIME = "time"
+    END = "end"
+    VOTE = "vote"
 
 
 class Kind(StrEnum):
@@ -83,6 +95,13 @@ class Meta(msgspec.Struct, kw_only=True):
     player: str | None = None  # the daily player's public id
     known_deal: bool = False  # the deal was chosen (a number, a game raced again), not drawn
     spectator_delay: int = 0  # seconds the spectators' view runs behind the race
+    #: Hints in this room (:mod:`race.rooms.hints`): off, a time penalty per hint, or free.
+    hints: str = "penalty"
+    hint_penalty_ms: int = 15_000  # added to a finish time per hint shown, when hints cost
+    series: Series = msgspec.field(default_factory=Series)  # its rounds (race.rooms.series)
+    #: How the race ended (:class:`Ended`), once it is over; None before (and for a race
+    #: whose time ran out before anything wrote its end: see :func:`ended_by`).
+    ended_by: str | None = None
 
 
 class Seat(msgspec.Struct, kw_only=True):
@@ -105,6 +124,15 @@ class Seat(msgspec.Struct, kw_only=True):
     #: The player left the room after its race was over: the seat stays in that race's
     #: results, its token opens the room no more, and the next round has no such seat.
     left: bool = False
+    #: Hints shown (counted by the server: :mod:`race.rooms.hints`); the actions taken when
+    #: the last one was (asked again before another action, it is shown free); and the
+    #: seat's version it was asked at (a move sent on that version is not stale).
+    hints: int = 0
+    hint_act: int = -1
+    hint_version: int = -1
+    #: The player, still racing, asks to end the race (``vote_end``): withdrawn by their
+    #: next move, undo or restart, and by going out of the race. See :func:`vote_carries`.
+    end_vote: bool = False
 
 
 #: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
@@ -227,7 +255,10 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
     Raises ``ValueError`` when some are missing."""
     acts = actions_of(seat, chunks)
     result = Result(
-        home=game.cards_on_foundations, moves=len(acts), finished_ms=seat.finished_ms, resigned=seat.resigned
+        home=game.cards_on_foundations,
+        moves=plays([a for a, _ in acts]),
+        finished_ms=seat.finished_ms,
+        resigned=seat.resigned,
     )
     return Record(
         id=rid,
@@ -245,7 +276,15 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         device=seat.device,
         daily_date=meta.daily_date,
         known_deal=meta.known_deal,
+        hints=seat.hints,
+        penalty_ms=seat.hints * hint_penalty(meta),
     )
+
+
+def hint_penalty(meta: Meta) -> int:
+    """What one hint adds to a finish time (ms) in ``meta``'s room: its penalty when hints
+    cost there (:mod:`race.rooms.hints`), else 0."""
+    return meta.hint_penalty_ms if meta.hints == "penalty" else 0
 
 
 def phase(meta: Meta, now: int) -> str:
@@ -260,6 +299,13 @@ def phase(meta: Meta, now: int) -> str:
             return Status.OVER
         return "racing"
     return meta.status
+
+
+def ended_by(meta: Meta, now: int) -> str | None:
+    """How the race ended (:class:`Ended`) at server time ``now``; None while it has not."""
+    if meta.ended_by is not None:
+        return meta.ended_by
+    return Ended.TIME if meta.status is Status.STARTED and phase(meta, now) == Status.OVER else None
 
 
 def is_done(seat: Seat) -> bool:
@@ -289,6 +335,7 @@ def take_move(
     if played:
         seat.moves += 1
     seat.last_id = move_id
+    seat.end_vote = False  # playing on: no longer asking to end the race
     clock_starts = meta.start_at is None
     if meta.start_at is None:
         meta.start_at = now
@@ -299,20 +346,61 @@ def take_move(
     return write, clock_starts
 
 
-def end_from(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
-    """The server time from which a player who is out of the race may end it: once at most
-    one of the seats ``racing`` still counts, that is, is here or went less than ``away_ms``
-    ago (a reload, a dropped connection); ``None`` while two of them are here.
+def _until(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> list[float]:
+    """For each seat of ``racing``, until when it counts as here: for ever while a connection
+    of theirs is open, else ``away_ms`` after they went (a reload, a dropped connection)."""
+    return [math.inf if sid in here else since.get(sid, 0) + away_ms for sid in racing]
 
-    >>> end_from(["s1", "s2", "s3"], {"s1"}, {"s2": 1000, "s3": 4000}, 15000)
-    19000
-    >>> end_from(["s1", "s2"], {"s1", "s2"}, {}, 15000) is None, end_from(["s1"], {"s1"}, {}, 15000)
-    (True, 0)
+
+def end_from(seat: str, racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int) -> int | None:
+    """The server time from which player ``seat`` may end the race alone: once every other
+    seat still ``racing`` is away, that is, has had no connection open for ``away_ms``; 0
+    when no other seat is racing; ``None`` while another is here. The host is no one
+    special: nobody ends a race while a rival plays (they may vote: :func:`vote_carries`).
+
+    >>> end_from("s9", ["s1", "s2", "s3"], set(), {"s1": 5000, "s2": 1000, "s3": 4000}, 15000)
+    20000
+    >>> end_from("s1", ["s1", "s2"], {"s1"}, {"s2": 1000}, 15000), end_from("s2", ["s1", "s2"], {"s1"}, {}, 15000)
+    (16000, None)
+    >>> end_from("s1", ["s1"], {"s1"}, {}, 15000)
+    0
     """
-    until = sorted(math.inf if sid in here else since.get(sid, 0) + away_ms for sid in racing)
-    if len(until) < 2:
+    until = _until([sid for sid in racing if sid != seat], here, since, away_ms)
+    if not until:
         return 0
-    return None if until[-2] == math.inf else int(until[-2])
+    last = max(until)
+    return None if last == math.inf else int(last)
+
+
+def ends_from(
+    seats: Sequence[str], racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int
+) -> dict[str, int | None]:
+    """:func:`end_from` for each of ``seats``."""
+    return {sid: end_from(sid, racing, here, since, away_ms) for sid in seats}
+
+
+def still_here(racing: Sequence[str], here: set[str], since: dict[str, int], away_ms: int, now: int) -> list[str]:
+    """The seats of ``racing`` that count as here at ``now``: a connection open, or gone
+    less than ``away_ms`` ago.
+
+    >>> still_here(["s1", "s2", "s3"], {"s1"}, {"s2": 1000, "s3": 9000}, 15000, 20000)
+    ['s1', 's3']
+    """
+    return [sid for sid, until in zip(racing, _until(racing, here, since, away_ms), strict=True) if until > now]
+
+
+def vote_carries(seats: Sequence[Seat], present: Sequence[str]) -> bool:
+    """Whether the vote to end the race carries: every player still racing who counts as
+    here (``present``: :func:`still_here`) asks to end it, and at least one does."""
+    racing = [s for s in seats if not is_done(s) and s.seat in present]
+    return bool(racing) and all(s.end_vote for s in racing)
+
+
+def penalised(finished_ms: int | None, hints: int, penalty_ms: int) -> dict[str, Any]:
+    """A ranking row's hints: how many, their whole penalty (ms), and the time the ranking
+    uses (``time_ms``: the finish time and the penalty; None when not finished)."""
+    time_ms = None if finished_ms is None else finished_ms + penalty_ms
+    return {"hints": hints, "penalty_ms": penalty_ms, "time_ms": time_ms}
 
 
 _CARD_TEXT = tuple(str(c) for c in CARDS)
@@ -348,24 +436,32 @@ def progress(seat: Seat, game: Game) -> dict[str, Any]:
         "stuck": game.is_stuck,
         "resigned": seat.resigned,
         "finished_ms": seat.finished_ms,
+        "end_vote": seat.end_vote,
+        "hints": seat.hints,
         **({"left": True} if seat.left else {}),
     }
 
 
-def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-    """Finishers by time (then fewer moves); then everyone else by cards on the foundations
-    (more is better; then fewer moves). Players equal on all of that share a place (1, 2, 2,
-    4), listed in seat order. ``ghosts``: past games raced again, as
-    :func:`race.rooms.ghosts.ghost_results` gives them, ranked among the players (after them
-    when equal)."""
+def ranking(
+    seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (), *, hint_penalty_ms: int = 0
+) -> list[dict[str, Any]]:
+    """Finishers by time (their finish time and ``hint_penalty_ms`` per hint: ``time_ms``;
+    then fewer moves); then everyone else by cards on the foundations (more is better; then
+    fewer moves). Players equal on all of that share a place (1, 2, 2, 4), listed in seat
+    order; ``finished`` says who cleared the deal (a race ended early may have its first
+    place unfinished: no winner). ``ghosts``: past games raced again, as
+    :func:`race.rooms.ghosts.ghost_results` gives them (with their own penalty), ranked
+    among the players (after them when equal)."""
     rows: list[dict[str, Any]] = [
         {
             "seat": s.seat,
             "name": s.name,
             "finished_ms": s.finished_ms,
+            "finished": s.finished_ms is not None,
             "cards": g.cards_on_foundations,
             "moves": s.moves,
             "resigned": s.resigned,
+            **penalised(s.finished_ms, s.hints, s.hints * hint_penalty_ms),
         }
         for s, g in seats
     ]
@@ -373,7 +469,7 @@ def ranking(seats: list[tuple[Seat, Game]], ghosts: Sequence[dict[str, Any]] = (
 
     def result(row: dict[str, Any]) -> tuple[int, int, int]:
         if row["finished_ms"] is not None:
-            return (0, row["finished_ms"], row["moves"])
+            return (0, row["time_ms"], row["moves"])
         return (1, -row["cards"], row["moves"])
 
     ranked = sorted(enumerate(rows), key=lambda item: (result(item[1]), item[0]))

@@ -7,7 +7,7 @@ first). A record is kept only if replaying its actions through the engine from i
 the result it claims (:func:`check`).
 
 >>> rec = Record(id="x", deal=5, difficulty="easy", name="Ann", started=0,
-...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=2))
+...              acts=("p5>dC", "undo"), gaps=(900, 400), result=Result(home=8, moves=1))
 >>> check(rec).cards_on_foundations
 8
 >>> check(msgspec.structs.replace(rec, acts=("p0>p1", "undo")))
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -37,8 +37,8 @@ class RecordError(ValueError):
 
 class Result(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     """How the game ended (or stood when the record was written): cards on the foundations,
-    actions taken, the finish time (ms from the start) when won, and whether the player
-    resigned."""
+    moves played (undone or not, as the ranking counts them: :func:`plays`), the finish
+    time (ms from the start) when won, and whether the player resigned."""
 
     home: int
     moves: int
@@ -79,6 +79,9 @@ class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     field: int = 0
     beat: tuple[str, ...] = ()
     behind: tuple[str, ...] = ()
+    #: Hints the player was shown, and what they added to the finish time the race ranked.
+    hints: int = 0
+    penalty_ms: int = 0
     format: int = FORMAT
 
     @property
@@ -187,13 +190,23 @@ def replay(record: Record) -> Game:
     return game if game is not None else Game.deal(record.deal, record.difficulty)
 
 
+def plays(acts: Sequence[str]) -> int:
+    """The moves among ``acts``, undone or not: what the ranking counts (``undo`` and
+    ``restart`` are no moves).
+
+    >>> plays(["p5>dC", "undo", "p5>dC", "restart", "shuffle"])
+    3
+    """
+    return sum(1 for act in acts if act != UNDO and act != RESTART)
+
+
 def check(record: Record) -> Game:
     """Replay the record and check that it gives the result it claims; return the final game.
     Raises :class:`RecordError` otherwise."""
     game = replay(record)
     result = record.result
-    if result.moves != len(record.acts):
-        raise RecordError(f"the result says {result.moves} actions, the record holds {len(record.acts)}")
+    if result.moves != plays(record.acts):
+        raise RecordError(f"the result says {result.moves} moves, the record holds {plays(record.acts)}")
     if result.home != game.cards_on_foundations:
         raise RecordError(f"the result says {result.home} cards home, the replay has {game.cards_on_foundations}")
     if result.won != game.is_won:

@@ -16,7 +16,7 @@ from typing import Any
 
 from race.engine import Game
 from race.rooms.model import board
-from race.rooms.record import Record, steps
+from race.rooms.record import Record, daily_day, plays, steps
 
 
 def replay_view(record: Record) -> dict[str, Any]:
@@ -29,27 +29,18 @@ def replay_view(record: Record) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
     for step in steps(record):
         now = board(step.game)
-        change: dict[str, Any] = {"at": step.at, "act": step.act, "home": step.game.cards_on_foundations}
-        piles = {str(i): p for i, (p, q) in enumerate(zip(now["piles"], before["piles"], strict=True)) if p != q}
-        if piles:
-            change["piles"] = piles
-        fnd = {k: v for k, v in now["foundations"].items() if v != before["foundations"][k]}
-        if fnd:
-            change["foundations"] = fnd
-        if now["shuffles_left"] != before["shuffles_left"]:
-            change["shuffles_left"] = now["shuffles_left"]
-        out.append(change)
+        out.append({"at": step.at, **changed(before, now, step.act, step.game.cards_on_foundations)})
         before = now
     return {
         "id": record.id,
         "kind": record.kind,
-        "deal": record.deal,
+        "deal": shown_deal(record),
         "difficulty": record.difficulty,
         "name": record.name,
         "room": record.room,
         "round": record.round,
         "seat": record.seat,
-        "daily_date": record.daily_date,
+        "daily_date": daily_day(record),
         "known_deal": record.known_deal,
         "started": record.started,
         "result": replay_result(record),
@@ -58,7 +49,52 @@ def replay_view(record: Record) -> dict[str, Any]:
     }
 
 
+def changed(before: dict[str, Any], now: dict[str, Any], act: str, home: int) -> dict[str, Any]:
+    """One step as the page applies it: its action, the cards home after it, and the piles (by
+    index), foundations and shuffles left that it changed from board ``before`` to ``now``."""
+    change: dict[str, Any] = {"act": act, "home": home}
+    piles = {str(i): p for i, (p, q) in enumerate(zip(now["piles"], before["piles"], strict=True)) if p != q}
+    if piles:
+        change["piles"] = piles
+    fnd = {k: v for k, v in now["foundations"].items() if v != before["foundations"][k]}
+    if fnd:
+        change["foundations"] = fnd
+    if now["shuffles_left"] != before["shuffles_left"]:
+        change["shuffles_left"] = now["shuffles_left"]
+    return change
+
+
+def line_view(game: Game, moves: list[str]) -> list[dict[str, Any]]:
+    """A line of moves from ``game``'s position (not changed) as the page draws it: each move
+    as :func:`changed` says, in order."""
+    probe = game.copy()
+    before = board(probe)
+    out: list[dict[str, Any]] = []
+    for move in moves:
+        probe.play(move)
+        now = board(probe)
+        out.append(changed(before, now, move, probe.cards_on_foundations))
+        before = now
+    return out
+
+
 def replay_result(record: Record) -> dict[str, Any]:
-    """How the game on the record ended."""
+    """How the game on the record ended: its ``moves`` as the ranking counted them (the
+    moves played, undone or not; counted from its actions, for a record kept when its
+    result counted every action)."""
     r = record.result
-    return {"home": r.home, "moves": r.moves, "finished_ms": r.finished_ms, "resigned": r.resigned, "won": r.won}
+    return {
+        "home": r.home,
+        "moves": plays(record.acts),
+        "finished_ms": r.finished_ms,
+        "resigned": r.resigned,
+        "won": r.won,
+        "hints": record.hints,
+        "penalty_ms": record.penalty_ms,
+    }
+
+
+def shown_deal(record: Record) -> int | str | None:
+    """The deal of a game on the record as it is shown: a daily deal's seed never (its
+    ``daily_date`` names it), so no one deals that day's deal ahead."""
+    return None if daily_day(record) is not None else record.deal

@@ -46,6 +46,7 @@ _FOUNDATIONS = {"uS": 11, "uH": 11, "uD": 11, "uC": 10, "dS": 12, "dH": 13, "dD"
 
 @dataclass(frozen=True)
 class Lesson:
+    key: str  # the lesson's words in the page's catalogue: lesson.KEY.title, lesson.KEY.text
     title: str
     text: str
     move: str | None  # the move it teaches; None: any legal move, until the game is won
@@ -53,36 +54,42 @@ class Lesson:
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
+        "home",
         "Play a card home",
         "The foundations in the middle build in suit, up from the Ace (▲) or down from the King (▼). "
         "The ♥ up foundation is at J♥: the Q♥ goes there next. Tap the Q♥ to play it home.",
         "p1>uH",
     ),
     Lesson(
+        "pile",
         "Move a card onto a pile",
         "A pile's top card may go onto another pile's top card of its suit, one rank up or down. "
         "The K♣ covers the J♣ that the ♣ up foundation needs: tap the K♣, then the Q♣.",
         "p3>p4",
     ),
     Lesson(
+        "wrap",
         "The A-K wrap",
         "On the piles (never on the foundations), Ace and King are neighbours. The K♠ covers the "
         "Q♠: tap the K♠, then the A♠.",
         "p13>p12",
     ),
     Lesson(
+        "giveback",
         "Give a card back",
         "A foundation's top card may come back onto a pile that takes it: late in a game, that "
         "untangles a suit. Tap the A♦ on the ♦ down foundation, then the K♦.",
         "dD>p10",
     ),
     Lesson(
+        "shuffle",
         "Shuffle",
         "The Q♣ and the Q♦ are stuck at the bottom of their piles. A shuffle brings every pile's "
         "bottom card to its top, all at once (no luck in it). Press Shuffle.",
         "shuffle",
     ),
     Lesson(
+        "win",
         "Win the game",
         "Now bring the last cards home yourself: tap a card to play it home.",
         None,
@@ -90,6 +97,7 @@ LESSONS: tuple[Lesson, ...] = (
 )
 #: The moves the lessons teach, in order.
 LINE: tuple[str, ...] = tuple(lesson.move for lesson in LESSONS if lesson.move is not None)
+WON_KEY = "won"  # the words once the game is won: lesson.won.title, lesson.won.text
 WON = "That was a whole game of Crescent. A race is the same game on a full deal, against friends."
 
 
@@ -151,13 +159,17 @@ def hint(game: Game, played: int) -> Move | None:
 
 def lesson(game: Game, played: int) -> dict[str, Any]:
     """Where the game stands in the lessons, as the page shows it: the lesson's number
-    (1-based) and words, every lesson's title, the move it asks for (``None`` in the last,
-    free one), and whether the game is won."""
+    (1-based) and its key (``key``; ``keys``, every lesson's), by which the page finds its
+    words in the reader's language, the move it asks for (``None`` in the last, free one),
+    and whether the game is won. ``title``, ``titles`` and ``text`` are the same words in
+    English, for programs."""
     k = step(played)
     current = LESSONS[k]
     return {
         "step": k + 1,
         "steps": len(LESSONS),
+        "key": WON_KEY if game.is_won else current.key,
+        "keys": [item.key for item in LESSONS],
         "titles": [item.title for item in LESSONS],
         "title": "Your first win" if game.is_won else current.title,
         "text": WON if game.is_won else current.text,

@@ -6,8 +6,9 @@ with its legal moves, ``room_view`` the whole room, ``presence_view`` who is con
 What is secret, and until when (see ``docs/protocol.md``): before the race starts, no board
 and no deal number reaches anyone (a board's cards are :data:`HIDDEN`); while it runs, the
 players see each other's progress but not their boards, and the spectators see the boards
-(of a race, not of a daily attempt, whose deal everyone plays that day); once it is over,
-everyone sees everything. A deal number is shown before the end only when it was chosen
+(of a race, not of a daily attempt, whose deal everyone plays that day), and whoever does
+not see a board does not see the moves that drew it either (:func:`action_kind`); once it
+is over, everyone sees everything. A deal number is shown before the end only when it was chosen
 (``known_deal``), never a daily deal's seed. :func:`room_message` and :func:`player_message`
 are the published envelopes, with one text for players and one for spectators (:mod:`race.wire.envelope`).
 """
@@ -20,9 +21,23 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms import tutorial
+from race.rooms import hints, series, tutorial
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms.model import META, SEAT, Kind, Meta, Seat, board, end_from, is_done, phase, progress, ranking, seat_key
+from race.rooms.model import (
+    META,
+    SEAT,
+    Kind,
+    Meta,
+    Seat,
+    board,
+    ended_by,
+    ends_from,
+    is_done,
+    phase,
+    progress,
+    ranking,
+    seat_key,
+)
 from race.store import Doc
 from race.wire import envelope
 from race.wire.envelope import Envelope, Timers
@@ -71,15 +86,34 @@ def player_view(seat: Seat, game: Game, version: int, shown: Shown | None = None
     return {**prog, "version": version, "board": brd}
 
 
-def player_message(meta: Meta, seat: Seat, game: Game, version: int, action: str, shown: Shown) -> Envelope:
-    """The ``player`` broadcast of an action during the race: the players get the player's
-    progress, the spectators its board too (see :func:`boards_shown`)."""
+def player_message(
+    meta: Meta, seat: Seat, game: Game, version: int, action: str, shown: Shown, ph: str = "racing"
+) -> Envelope:
+    """The ``player`` broadcast of an action during the race (phase ``ph``; a resignation
+    may come in the countdown): the player's progress, and for those who see boards
+    (:func:`boards_shown`: the spectators of a race, never anyone but the player during a
+    daily attempt; nobody before the start) its board and the action's text; the others get
+    only what kind of action it was (:func:`action_kind`), since a rival's moves from the
+    opening would draw their board."""
     view = player_view(seat, game, version, shown)
-    spectators = _enc.encode({"type": "player", "player": view, "action": action})
-    if boards_shown(meta, "racing", spectator=False) == boards_shown(meta, "racing", spectator=True):
-        return envelope.news(spectators)
+    full = _enc.encode({"type": "player", "player": view, "action": action})
     del view["board"]
-    return envelope.news(_enc.encode({"type": "player", "player": view, "action": action}), spectators)
+    blind = _enc.encode({"type": "player", "player": view, "action": action_kind(action)})
+    secret = ph in SECRET
+    players = full if not secret and boards_shown(meta, ph, spectator=False) else blind
+    return envelope.news(players, full if not secret and boards_shown(meta, ph, spectator=True) else blind)
+
+
+def action_kind(action: str) -> str:
+    """What an action is, without what it played: ``move`` for a move's text, ``undo`` for
+    ``undo MOVE``, and the others as they are (``restart``, ``resign``, ``vote_end``...).
+
+    >>> action_kind("p3>uH"), action_kind("shuffle"), action_kind("undo p3>uH"), action_kind("restart")
+    ('move', 'move', 'undo', 'restart')
+    """
+    if action.startswith("undo"):
+        return "undo"
+    return "move" if ">" in action or action == "shuffle" else action
 
 
 def state_view(
@@ -132,7 +166,7 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         player["ready"] = seat.seat in meta.ready
         players.append(player)
     ghosts = GHOSTS.decode(docs["ghosts"].data) if "ghosts" in docs else []
-    view = {
+    view: dict[str, Any] = {
         "code": meta.code,
         "kind": meta.kind,
         "difficulty": meta.difficulty,
@@ -144,11 +178,13 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         "listed": meta.listed,
         "time_limit": meta.time_limit,
         "spectator_delay": meta.spectator_delay,
+        **hints.rule_view(meta),
         "start_at": meta.start_at,
         "ended_at": meta.ended_at,
+        "ended_by": ended_by(meta, now),
         "server_time": now,
         "players": players,
-        "ranking": ranking(seats, ghost_results(ghosts)),
+        "ranking": ranking(seats, ghost_results(ghosts), hint_penalty_ms=hints.penalty_ms(meta)),
     }
     daily_deal = meta.deal if isinstance(meta.deal, str) and meta.deal.startswith("daily:") else None
     day = meta.daily_date or (daily_deal.split(":")[1] if daily_deal else None)
@@ -156,6 +192,10 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
         view["daily_date"] = day
     if ghosts:  # (only then: a room without ghosts reads as it always has)
         view["ghosts"] = [ghost_view(g) for g in ghosts]
+    if meta.kind is Kind.RACE:
+        current = series.round_over(meta.round, view["ranking"], {}) if ph == "over" else None
+        seated = [(s.seat, s.name) for s, _ in seats if not s.left]
+        view["series"] = series.view(meta.series, current, meta.round, seated)
     return view
 
 
@@ -210,14 +250,14 @@ def presence_view(
 
 
 def with_end_from(view: dict[str, Any], docs: dict[str, Doc], now: int, away_ms: int) -> bool:
-    """Add to a room's ``presence`` message (:func:`presence_view`) its ``end_from``: from
-    when a player out of its race may end it (:func:`race.rooms.model.end_from`), ``None``
-    outside a race; ``docs`` are the room's documents at server time ``now``. False when
-    there is no such room (it expired, unused for the store's ttl)."""
+    """Add to a room's ``presence`` message (:func:`presence_view`) its ``end_from``: for each
+    player, from when they may end the race alone (:func:`race.rooms.model.end_from`), or
+    ``None`` outside a race; ``docs`` are the room's documents at server time ``now``. False
+    when there is no such room (it expired, unused for the store's ttl)."""
     meta = META.decode(docs["meta"].data) if "meta" in docs else None
     if meta is None or phase(meta, now) not in ("racing", "countdown"):
         view["end_from"] = None
         return meta is not None
     racing = [sid for sid in meta.seats if not is_done(SEAT.decode(docs[seat_key(sid)].data))]
-    view["end_from"] = end_from(racing, set(view["here"]), view["away_since"], away_ms)
+    view["end_from"] = ends_from(meta.seats, racing, set(view["here"]), view["away_since"], away_ms)
     return True

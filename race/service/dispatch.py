@@ -18,6 +18,7 @@ from race.service.entry import Entry
 from race.service.lobby import Lobby
 from race.service.race import Race
 from race.service.repo import Rooms
+from race.service.rounds import Rounds
 from race.service.session import Role, Session
 from race.wire import protocol as p
 
@@ -56,11 +57,13 @@ class RaceService:
         lobby: Lobby,
         race: Race,
         ending: Ending,
+        rounds: Rounds,
         daily: Daily | None = None,
         *,
         clock: Callable[[], int] = now_ms,
     ) -> None:
         self.rooms, self.entry, self.lobby, self.race, self.ending = rooms, entry, lobby, race, ending
+        self.rounds = rounds
         self.clock = clock
         start, board = (daily.start, daily.board) if daily is not None else (_no_daily, _no_daily)
         #: Each message's type: who may send it, and its action.
@@ -78,13 +81,15 @@ class RaceService:
             p.Start: (May.PLAYER, lobby.start),
             p.Leave: (May.PLAYER, lobby.leave),
             p.Remove: (May.PLAYER, lobby.remove),
-            p.Rematch: (May.PLAYER, lobby.rematch),
+            p.Rematch: (May.PLAYER, rounds.rematch),
+            p.Answer: (May.PLAYER, rounds.answer),
             p.Play: (May.PLAYER, race.act),
             p.Undo: (May.PLAYER, race.act),
             p.Restart: (May.PLAYER, race.act),
             p.Hint: (May.PLAYER, race.hint),
             p.Resign: (May.PLAYER, race.resign),
             p.End: (May.PLAYER, ending.end),
+            p.VoteEnd: (May.PLAYER, ending.vote),
         }
 
     async def handle(self, session: Session, msg: p.ClientMessage) -> list[dict[str, Any]]:

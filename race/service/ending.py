@@ -1,6 +1,7 @@
 """How a race ends (:class:`Ending`): when every player is out of it (finished or resigned),
-when its time is up, or when the host, or a player who is out of it, ends it for those who
-went away."""
+when its time is up, when a player ends it while every other player still racing is away,
+or when every player still racing who is here asks to end it (a vote). Nobody, the host no
+more than anyone, ends a race while a rival plays."""
 
 from __future__ import annotations
 
@@ -8,17 +9,36 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from race.engine import Game
 from race.rooms.errors import Refused
 from race.rooms.events import RaceOver
-from race.rooms.model import META, Status, end_from, is_done, phase
-from race.rooms.views import presence_view, room_message, seats_of, with_end_from
-from race.service.repo import Change, Room, Rooms, dump
+from race.rooms.ghosts import GHOSTS, ghost_results
+from race.rooms.model import (
+    META,
+    SEAT,
+    Ended,
+    Seat,
+    Status,
+    board,
+    end_from,
+    is_done,
+    not_out,
+    phase,
+    progress,
+    seat_key,
+    still_here,
+    vote_carries,
+)
+from race.rooms.views import player_message, presence_view, room_message, seats_of, state_view, with_end_from
+from race.service.repo import Change, Room, Rooms, dump, gone
 from race.service.session import Session
 from race.store import Doc
 from race.wire import protocol as p
-from race.wire.envelope import news
+from race.wire.envelope import news, not_to
 
 log = logging.getLogger("race.service")
+
+VOTE, UNVOTE = "vote_end", "vote_end off"  # a vote's action, as the seat's log and `player` say
 
 
 class Ending:
@@ -30,9 +50,9 @@ class Ending:
         #: without them (see :func:`race.rooms.model.end_from`).
         self.host_away_ms = host_away_ms
 
-    async def end_if_done(self, code: str, *, now: bool = False) -> bool:
-        """End a started race when every player is done or its time is up (or at once, with
-        ``now``: the host ends it); True if it ended now. Safe to call from any process at
+    async def end_if_done(self, code: str, *, by: Ended | None = None) -> bool:
+        """End a started race when every player is done or its time is up (or at once,
+        ``by`` a player's ``end``); True if it ended now. Safe to call from any process at
         any time: only one commit can end a race."""
 
         def action(room: Room) -> Change[bool]:
@@ -40,58 +60,124 @@ class Ending:
             if meta.status is not Status.STARTED:
                 return Change()
             seats = seats_of(room.docs, meta)
-            if not (now or phase(meta, self.clock()) == "over" or all(is_done(s) for s, _ in seats)):
-                return Change()
-            meta.status, meta.ended_at = Status.OVER, self.clock()
-            expect = {name: doc.version for name, doc in room.docs.items() if name == "meta" or name.startswith("p:")}
-            after = {**room.docs, "meta": Doc(room.version + 1, dump(meta))}
-            return Change(
-                expect=expect,
-                write={"meta": after["meta"].data},
-                publish=room_message(after, self.clock()),
-                value=True,
-                events=(RaceOver(code, meta, seats),),
+            how = (
+                Ended.TIME
+                if phase(meta, self.clock()) == "over"
+                else Ended.DONE
+                if all(is_done(s) for s, _ in seats)
+                else by
             )
+            if how is None:
+                return Change()
+            return self._over(room, seats, how)
 
         ended = await self.rooms.transact(code, action, missing_ok=True)
         if ended:
             log.info("room %s: race over", code)
         return bool(ended)
 
+    def _over(
+        self, room: Room, seats: list[tuple[Seat, Game]], how: Ended, write: dict[str, str] | None = None
+    ) -> Change[bool]:
+        """The change that ends the race of ``room`` (whose ``seats`` are as they will be
+        written: with ``write``, the documents written with it), ``how``."""
+        meta = room.meta
+        meta.status, meta.ended_at, meta.ended_by = Status.OVER, self.clock(), how
+        expect = _all_seats(room)
+        write = {**(write or {}), "meta": dump(meta)}
+        after = {**room.docs, **{name: Doc(room.docs[name].version + 1, data) for name, data in write.items()}}
+        ghosts = tuple(ghost_results(GHOSTS.decode(room.docs["ghosts"].data))) if "ghosts" in room.docs else ()
+        return Change(
+            expect=expect,
+            write=write,
+            publish=room_message(after, self.clock()),
+            value=True,
+            events=(RaceOver(room.code, meta, seats, ghosts),),
+        )
+
     async def end(self, session: Session, msg: p.End) -> list[dict[str, Any]]:
         """End the race now, for players who went away without resigning: everyone gets the
-        final ``room``, the unfinished ranked by their cards home. The host may, at any time;
-        so may a player who is out of the race (finished or resigned) when at most one of
-        the players still in it is here, a player who has been away (no connection open) for
-        ``host_away_ms`` not counting. So nobody who vanished, the host included, can keep
-        the race from ending."""
-        code = session.room
-        assert code is not None
+        final ``room``, the unfinished ranked by their cards home. Any player may, once
+        every other player still racing is away (no connection open for ``host_away_ms``);
+        the host no more than anyone. So nobody who vanished can keep the race from ending,
+        and nobody ends it while a rival plays (they may vote instead: :meth:`vote`)."""
+        code, sid = session.room, session.seat
+        assert code is not None and sid is not None
         docs = await self.rooms.read(code)
         meta = META.decode(docs["meta"].data)
         if phase(meta, self.clock()) not in ("racing", "countdown"):
             raise Refused("not_racing", "the race is not running")
-        if meta.host != session.seat:
-            seats = seats_of(docs, meta)
-            me = next((s for s, _ in seats if s.seat == session.seat), None)
-            if me is None or not is_done(me):
-                raise Refused("not_host", "only the host can end the race, or a player who is out of it")
-            racing = [s.seat for s, _ in seats if not is_done(s)]
-            if len(racing) > 1:
-                await self._may_end_without(code, racing)
-        if await self.end_if_done(code, now=True):
-            log.info("room %s: ended by %s", code, session.seat)
-        return []
-
-    async def _may_end_without(self, code: str, racing: list[str]) -> None:
-        """Refuse to end the race for a player who is out of it before :func:`end_from`."""
-        here, since = await self.rooms.here(code, self.clock()) or (set(racing), {})
-        at, now = end_from(racing, here, since, self.host_away_ms), self.clock()
+        seats = seats_of(docs, meta)
+        if sid not in meta.seats:
+            raise gone()
+        racing = [s.seat for s, _ in seats if not is_done(s)]
+        here, since = await self.rooms.here(code, self.clock()) or (set(meta.seats), {})
+        at, now = end_from(sid, racing, here, since, self.host_away_ms), self.clock()
         if at is None:
-            raise Refused("not_host", "only the host can end the race while two players still in it are here")
+            names = ", ".join(s.name for s, _ in seats if s.seat in racing and s.seat != sid and s.seat in here)
+            raise Refused(
+                "rival_racing",
+                f"{names} still racing here: the race ends early only when every player still in it asks "
+                "(vote_end), or once they have gone",
+            )
         if at > now:
             soon = f"try again in {(at - now + 999) // 1000} s"
-            raise Refused("not_host", f"a player still racing has only just gone and may be back: {soon}")
+            raise Refused("rival_racing", f"a player still racing has only just gone and may be back: {soon}")
+        if await self.end_if_done(code, by=Ended.END):
+            log.info("room %s: ended by %s", code, sid)
+        return []
+
+    async def vote(self, session: Session, msg: p.VoteEnd) -> list[dict[str, Any]]:
+        """A player still racing asks to end the race (or, ``vote`` false, no longer asks):
+        their seat says so (``end_vote``) to everyone, and the race ends once every player
+        still racing who counts as here (see :func:`race.rooms.model.still_here`) asks. A
+        vote lasts until its player moves, undoes or restarts (they play on), goes out of
+        the race, or withdraws it. Reply: the player's ``state``; the others get ``player``
+        (or the ``room`` of the race over)."""
+        code, sid = session.room, session.seat
+        assert code is not None and sid is not None
+        key = seat_key(sid)
+        known = await self.rooms.here(code, self.clock())
+        session.memo.forget()  # the seat's version moves on
+
+        def action(room: Room) -> Change[dict[str, Any]]:
+            meta, now = room.meta, self.clock()
+            seat_doc = room.doc(key)
+            if seat_doc is None or sid not in meta.seats:
+                raise gone()
+            ph = phase(meta, now)
+            if ph not in ("racing", "countdown"):
+                raise Refused("not_racing", "a vote to end the race is only while it runs")
+            seat = SEAT.decode(seat_doc.data)
+            not_out(seat)
+            game = Game.from_trusted_dict(seat.game)
+            if seat.end_vote == msg.vote:  # (a retry): nothing to change
+                return Change(value=state_view(seat, game, seat_doc.version))
+            seat.end_vote = msg.vote
+            version = seat_doc.version + 1
+            reply = state_view(seat, game, version)
+            seats = [(seat, game) if s.seat == sid else (s, g) for s, g in seats_of(room.docs, meta)]
+            racing = [s.seat for s, _ in seats if not is_done(s)]
+            here, since = known or (set(racing), {})
+            action = VOTE if msg.vote else UNVOTE
+            noted = (key, dump({"version": version, "action": action}))
+            present = still_here(racing, here, since, self.host_away_ms, now)
+            if msg.vote and vote_carries([s for s, _ in seats], present):
+                over = self._over(room, seats, Ended.VOTE, {key: dump(seat)})
+                return Change(over.write, over.expect, over.publish, noted, reply, events=over.events)
+            told = player_message(meta, seat, game, version, action, (progress(seat, game), board(game)), ph)
+            return Change(
+                expect=_all_seats(room),  # two last votes at once must not each miss the other
+                write={key: dump(seat)},
+                log=noted,
+                publish=not_to(session.conn_id, told),
+                value=reply,
+            )
+
+        state = await self.rooms.transact(code, action, missing_ok=True)
+        if state is None:
+            raise Refused("unknown_room", "this room no longer exists")
+        return [state]
 
     async def out(self, code: str) -> None:
         """A player went out of the race: end it if everyone is out, else tell the room its
@@ -104,3 +190,9 @@ class Ending:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             with_end_from(view, await store.read_all(code), self.clock(), self.host_away_ms)
             await self.rooms.publish(code, news(dump(view)))
+
+
+def _all_seats(room: Room) -> dict[str, int]:
+    """The versions of the room's meta and every seat, as read: what a change that decides
+    on all of them expects."""
+    return {name: doc.version for name, doc in room.docs.items() if name == "meta" or name.startswith("p:")}

@@ -37,6 +37,7 @@ from race.rooms.model import (
 )
 from race.rooms.record import daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
+from race.rooms.series import Format, Series
 from race.rooms.views import SECRET, room_message, room_view, seats_of, state_view, timers
 from race.service.players import PlayerStore, ranked_on
 from race.service.repo import Change, Room, Rooms, dump
@@ -46,6 +47,20 @@ from race.wire import protocol as p
 from race.wire.envelope import replace
 
 log = logging.getLogger("race.service")
+
+
+def series_of(msg: p.Create) -> Series:
+    """The series a ``create`` asks for: an open one, a match or an arena (not both, nor
+    with ghosts, who score no points)."""
+    if msg.match is not None and msg.arena is not None:
+        raise Refused("bad_series", "a room is a match or an arena, not both")
+    if (msg.match is not None or msg.arena is not None) and msg.ghosts:
+        raise Refused("bad_series", "a match or an arena is raced by players, without ghosts")
+    if msg.match is not None:
+        return Series(format=Format.MATCH, target=msg.match)
+    if msg.arena is not None:
+        return Series(format=Format.ARENA, rounds=msg.arena)
+    return Series()
 
 
 class EntryStore(PlayerStore, Allowances, Records, Protocol):
@@ -66,6 +81,7 @@ class Entry:
         rooms_per_minute: float | None = None,
         spectator_delay: int = 0,
         spectator_second_ms: float = 1000.0,
+        hint_penalty_ms: int = 15_000,
     ) -> None:
         self.rooms, self.store, self.clock = rooms, store, clock
         if rooms_per_minute is not None and rooms_per_minute <= 0:
@@ -75,10 +91,13 @@ class Entry:
         self.rooms_per_minute = rooms_per_minute
         #: The spectator delay (seconds) of a room made without one, and how long its second is.
         self.spectator_delay, self.spectator_second_ms = spectator_delay, spectator_second_ms
+        #: What a hint costs (ms) in the rooms made here whose hints cost (a daily attempt's too).
+        self.hint_penalty_ms = hint_penalty_ms
 
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         session.not_seated()
         name = p.clean_name(msg.name)
+        series = series_of(msg)
         await self.admit_new_room(session)
         deal: int | str = msg.deal if msg.deal is not None else random_deal()
         difficulty: str = msg.difficulty
@@ -101,6 +120,9 @@ class Entry:
                 seats=["s1"],
                 known_deal=msg.deal is not None or bool(msg.ghosts),
                 spectator_delay=self.spectator_delay if msg.spectator_delay is None else msg.spectator_delay,
+                hints=msg.hints,
+                hint_penalty_ms=self.hint_penalty_ms,
+                series=series,
             )
 
         meta, docs = await self.open_room(session, meta_for, name, token, extra, device=device_id(msg.device))
@@ -273,6 +295,7 @@ class Entry:
                 status=Status.STARTED,
                 seats=["s1"],
                 kind=Kind.TUTORIAL,
+                hints="free",  # (the lessons' own moves: never counted)
             )
 
         token = new_token()

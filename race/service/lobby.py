@@ -1,5 +1,5 @@
 """A room's lobby (:class:`Lobby`): getting ready, the start and its announcement once the
-countdown is over, leaving or being removed, and the next round."""
+countdown is over, leaving or being removed."""
 
 from __future__ import annotations
 
@@ -7,28 +7,18 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from race.engine import Game
 from race.rooms.errors import Refused
-from race.rooms.events import Event, Listed, Timed, Unlisted
-from race.rooms.ghosts import MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghosts_of
+from race.rooms.events import Event, Timed, Unlisted
 from race.rooms.model import (
-    MAX_PLAYERS,
-    META,
     SEAT,
-    Kind,
     Meta,
-    Seat,
     Status,
     last_seat,
     phase,
-    random_deal,
-    save_game,
     seat_key,
 )
-from race.rooms.record import decode as decode_record
 from race.rooms.views import room_message, timers
-from race.service.recording import room_listing
-from race.service.repo import Change, Here, Room, Rooms, conflict, dump, gone
+from race.service.repo import Change, Here, Room, Rooms, dump, gone
 from race.service.session import Session
 from race.store import Doc, Records
 from race.wire import protocol as p
@@ -39,7 +29,8 @@ ANNOUNCED = "announced"  # a room's document: the start_at whose start has been 
 
 
 class Lobby:
-    """The lobby before a race, and after it: ready, start, leave, remove, rematch."""
+    """The lobby before a race, and after it: ready, start, leave, remove (the next round:
+    :mod:`race.service.rounds`)."""
 
     def __init__(
         self, rooms: Rooms, records: Records, *, clock: Callable[[], int], countdown_ms: int, host_away_ms: int
@@ -163,59 +154,6 @@ class Lobby:
         meta.start_at = now + self.countdown_ms
         meta.ready = []
 
-    async def rematch(self, session: Session, msg: p.Rematch) -> list[dict[str, Any]]:
-        deal, ghosts = msg.deal, msg.ghosts
-        new_deal: int | str = deal if deal is not None else random_deal()
-        ghosts_doc = ""
-        if ghosts:
-            if deal is not None:
-                raise Refused("bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out")
-            new_deal, round_ghosts = await self._round_ghosts(session)
-            ghosts_doc = encode_ghosts(round_ghosts)
-
-        def change(meta: Meta, now: int) -> None:
-            if meta.kind is not Kind.RACE:
-                raise Refused("no_rematch", f"a {meta.kind} room cannot be replayed; start a new one instead")
-            if phase(meta, now) != "over":
-                raise Refused("not_over", "a rematch can start only when the race is over")
-            if ghosts and meta.deal != new_deal:
-                raise conflict()  # another rematch came first
-            meta.status, meta.round, meta.deal = Status.LOBBY, meta.round + 1, new_deal
-            meta.known_deal = deal is not None or ghosts  # a deal chosen, or the one just raced
-            meta.start_at = meta.ended_at = None
-            meta.ready = []
-            # Anyone may start it once the race is over (the host may have gone): they host it.
-            assert session.seat is not None
-            meta.host = session.seat
-
-        def reset(meta: Meta, seat: Seat) -> None:
-            save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
-            seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
-
-        await self._change_meta(session, change, reset, ghosts_doc, listed=True)
-        return []
-
-    async def _round_ghosts(self, session: Session) -> tuple[int | str, list[Ghost]]:
-        """The deal of the room's round just over and its players' games, as ghosts."""
-        assert session.room is not None
-        docs = await self.rooms.read(session.room)
-        meta = META.decode(docs["meta"].data)
-        if phase(meta, self.clock()) != "over":
-            raise Refused("not_over", "a rematch can start only when the race is over")
-        records = []
-        for rid in await self.records.record_list(room_listing(meta.code), 0, 2 * MAX_PLAYERS):
-            data = await self.records.record_get(rid)
-            if data is not None and (record := decode_record(data)).round == meta.round:
-                records.append(record)
-        if not records:
-            raise Refused("no_ghosts", "this round's games are not on the record yet; try again in a moment")
-        records.sort(key=lambda r: (len(r.seat), r.seat))
-        try:
-            deal, _, round_ghosts = ghosts_of(records[:MAX_GHOSTS])
-        except GhostError as exc:
-            raise Refused("bad_ghosts", str(exc)) from None
-        return deal, round_ghosts
-
     async def announce(self, code: str) -> None:
         """Tell everyone the race has begun (its countdown is over): once, whichever of the
         processes that scheduled it gets there first, and not for a race already over."""
@@ -233,59 +171,22 @@ class Lobby:
 
         await self.rooms.transact(code, action, missing_ok=True)
 
-    async def _change_meta(
-        self,
-        session: Session,
-        change: Callable[[Meta, int], None],
-        reset: Callable[[Meta, Seat], None] | None = None,
-        ghosts: str = "",
-        *,
-        listed: bool = False,
-    ) -> None:
-        """Apply ``change`` to the room's meta at one server instant (and ``reset`` to every
-        seat, for a new round: its ghosts document is ``ghosts``, none when empty) and
-        commit, publishing the snapshot at that same instant; retried on concurrent changes.
-        ``listed``: the room goes on the live list again (a new round)."""
+    async def _change_meta(self, session: Session, change: Callable[[Meta, int], None]) -> None:
+        """Apply ``change`` to the room's meta at one server instant and commit, publishing
+        the snapshot at that same instant; retried on concurrent changes."""
         assert session.room is not None
         code = session.room
 
         def action(room: Room) -> Change[None]:
-            meta, docs = room.meta, room.docs
+            meta = room.meta
             if session.seat is not None and session.seat not in meta.seats:
                 raise gone()
             now = self.clock()
             change(meta, now)
-            write: dict[str, str] = {}
-            expect = {"meta": room.version}
-            after = dict(docs)
-            if reset is not None:
-                for sid in list(meta.seats):
-                    key = seat_key(sid)
-                    seat = SEAT.decode(docs[key].data)
-                    if seat.left:  # left after the last race: no seat in this round
-                        meta.last_seat = max(meta.last_seat, *(int(s[1:]) for s in meta.seats))
-                        meta.seats.remove(sid)
-                        write[key], expect[key] = "", docs[key].version
-                        del after[key]
-                        continue
-                    reset(meta, seat)
-                    write[key] = dump(seat)
-                    expect[key] = docs[key].version
-                    after[key] = Doc(docs[key].version + 1, write[key])
-                if "ghosts" in docs or ghosts:
-                    write["ghosts"] = ghosts  # ("" deletes it)
-                    expect["ghosts"] = docs["ghosts"].version if "ghosts" in docs else 0
-                    if ghosts:
-                        after["ghosts"] = Doc(expect["ghosts"] + 1, ghosts)
-                    else:
-                        del after["ghosts"]
-            write["meta"] = dump(meta)
-            after["meta"] = Doc(room.version + 1, write["meta"])
-            publish = room_message(after, now)
+            write = {"meta": dump(meta)}
+            after = {**room.docs, "meta": Doc(room.version + 1, write["meta"])}
             events: tuple[Event, ...] = (Timed(code, timers(meta, now)),)
-            if listed:
-                events += (Listed(code, meta),)
-            return Change(expect=expect, write=write, publish=publish, events=events)
+            return Change(expect={"meta": room.version}, write=write, publish=room_message(after, now), events=events)
 
         await self.rooms.transact(code, action)
 

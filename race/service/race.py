@@ -1,5 +1,5 @@
-"""The race (:class:`Race`): a player's moves (play, undo, restart), sync, hints and
-resigning."""
+"""The race (:class:`Race`): a player's moves (play, undo, restart), sync and resigning
+(hints: :mod:`race.service.hints`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from race.engine import Game, IllegalMove, InvalidMove
-from race.rooms import tutorial
+from race.rooms import hints, tutorial
 from race.rooms.errors import Refused
 from race.rooms.events import DailyWon, Event
 from race.rooms.model import (
@@ -31,6 +31,7 @@ from race.rooms.model import (
 from race.rooms.record import RESTART, UNDO
 from race.rooms.views import SECRET, player_message, room_message, room_view, seats_of, state_view
 from race.service.ending import Ending
+from race.service.hints import Hints
 from race.service.repo import Change, NeedHistory, Room, Rooms, SeatRoom, dump, gone
 from race.service.session import Session
 from race.wire import protocol as p
@@ -42,8 +43,10 @@ log = logging.getLogger("race.service")
 class Race:
     """The race: a player's moves, and what they may ask while it runs."""
 
-    def __init__(self, rooms: Rooms, ending: Ending, *, clock: Callable[[], int], max_game_moves: int) -> None:
-        self.rooms, self.ending, self.clock = rooms, ending, clock
+    def __init__(
+        self, rooms: Rooms, ending: Ending, hints: Hints, *, clock: Callable[[], int], max_game_moves: int
+    ) -> None:
+        self.rooms, self.ending, self.hints, self.clock = rooms, ending, hints, clock
         #: The most moves a game's history may hold: the room stores the whole history (for
         #: undo), so without a bound a client that plays on for hours grows it without end.
         self.max_game_moves = max_game_moves
@@ -89,7 +92,7 @@ class Race:
             refusal = Refused("finished", FINISHED)
             return Change(value=Moved(meta, seat, finish=True, refusal=refusal), events=_won(meta, seat))
         not_out(seat)
-        if msg.version != room.version:
+        if not hints.not_stale(seat, msg.version, room.version):
             raise Refused(
                 "stale",
                 f"your state is version {msg.version}, the server's is {room.version}; the current state is attached",
@@ -178,14 +181,7 @@ class Race:
         return replies
 
     async def hint(self, session: Session, msg: p.Hint) -> list[dict[str, Any]]:
-        assert session.room is not None and session.seat is not None
-        room = await self.rooms.load_seat(session.room, session.seat)
-        if phase(room.meta, self.clock()) != "racing":
-            raise Refused("not_racing", "hints are available while the race runs")
-        not_out(room.seat)
-        game, history = room.game, room.seat.history
-        hint = tutorial.hint(game, history) if room.meta.kind is Kind.TUTORIAL else game.hint()
-        return [{"type": "hint", "move": None if hint is None else str(hint), "version": room.version}]
+        return await self.hints.ask(session, msg)
 
     async def resign(self, session: Session, msg: p.Resign) -> list[dict[str, Any]]:
         code, sid = session.room, session.seat
@@ -202,14 +198,16 @@ class Race:
             not_out(seat)
             seat.resigned = True
             game = Game.from_trusted_dict(seat.game)
+            seat.end_vote = False
             version = seat_doc.version + 1
-            told = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)))
+            ph = phase(room.meta, self.clock())
+            told = player_message(room.meta, seat, game, version, "resign", (progress(seat, game), board(game)), ph)
             return Change(
                 expect={"meta": room.version, key: seat_doc.version},
                 write={key: dump(seat)},
                 log=(key, dump({"version": version, "action": "resign"})),
                 publish=not_to(session.conn_id, told),
-                value=state_view(seat, game, version, hidden=phase(room.meta, self.clock()) in SECRET),
+                value=state_view(seat, game, version, hidden=ph in SECRET),
             )
 
         state = await self.rooms.transact(code, action, names=[key], missing_ok=True)

@@ -242,6 +242,14 @@ class Records(Protocol):
         """Ids in listing ``key``, newest first, from ``start`` (0 is the newest); some may
         name records that have since expired."""
 
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
+        """Keep ``data`` as record ``rid``'s analysis (:mod:`race.service.analyses`) as long as
+        the record is kept, or ``ttl`` seconds if that is sooner; with ``fresh``, only if it has
+        none. Whether it was written: never for a record not kept."""
+
+    async def analysis_get(self, rid: str) -> str | None:
+        """Record ``rid``'s analysis, or ``None`` (none kept, or expired)."""
+
 
 class Store(ABC):
     """Every concern at once: what a backend implements (each consumer names only the
@@ -348,6 +356,12 @@ class Store(ABC):
 
     @abstractmethod
     async def record_list(self, key: str, start: int, count: int) -> list[str]: ...
+
+    @abstractmethod
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool: ...
+
+    @abstractmethod
+    async def analysis_get(self, rid: str) -> str | None: ...
 
 
 class RoomStore(Documents, Broadcast, Presences, Listings, Allowances, Records, Leaderboards, Protocol):

@@ -46,6 +46,7 @@ class MemoryStore(Store):
         self._boards: dict[str, tuple[float, list[str], dict[str, tuple[str, str]]]] = {}
         self._records: dict[str, tuple[float, str]] = {}  # id -> expiry, data
         self._record_lists: dict[str, tuple[float, deque[str]]] = {}  # key -> expiry, ids newest first
+        self._analyses: dict[str, tuple[float, str]] = {}  # record id -> expiry, data
         self._swept = time.monotonic()
 
     def _room(self, room: str) -> dict[str, Doc]:
@@ -74,6 +75,8 @@ class MemoryStore(Store):
             del self._allowances[key]
         for rid in [r for r, kept in self._records.items() if kept[0] <= now]:
             del self._records[rid]
+        for rid in [r for r, kept in self._analyses.items() if kept[0] <= now]:
+            del self._analyses[rid]
         for key in [k for k, listing in self._record_lists.items() if listing[0] <= now]:
             del self._record_lists[key]
 
@@ -258,6 +261,21 @@ class MemoryStore(Store):
     async def record_list(self, key: str, start: int, count: int) -> list[str]:
         listing = self._live_list(key)
         return [] if listing is None else list(listing[1])[start : start + count]
+
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
+        now = time.monotonic()
+        record = self._records.get(rid)
+        if record is None or record[0] <= now:
+            return False
+        kept = self._analyses.get(rid)
+        if fresh and kept is not None and kept[0] > now:
+            return False
+        self._analyses[rid] = (record[0] if ttl is None else min(record[0], now + ttl), data)
+        return True
+
+    async def analysis_get(self, rid: str) -> str | None:
+        kept = self._analyses.get(rid)
+        return kept[1] if kept is not None and kept[0] > time.monotonic() else None
 
     def _live_list(self, key: str) -> tuple[float, deque[str]] | None:
         listing = self._record_lists.get(key)

@@ -383,6 +383,21 @@ class RedisStore(Store):
         data: str | None = await self._call(lambda: self._redis.get(f"record:{rid}"))
         return data
 
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
+        # Its own key (and slot), expiring when the record does (PEXPIRETIME: Redis 7), or sooner.
+        at: int = await self._call(lambda: self._redis.execute_command("PEXPIRETIME", f"record:{rid}"))
+        if at <= 0:
+            return False
+        if ttl is not None:
+            now_s, now_us = await self._call(self._redis.time)
+            at = min(at, now_s * 1000 + now_us // 1000 + ttl * 1000)
+        done = await self._call(lambda: self._redis.set(f"analysis:{rid}", data, pxat=at, nx=fresh))
+        return bool(done)
+
+    async def analysis_get(self, rid: str) -> str | None:
+        data: str | None = await self._call(lambda: self._redis.get(f"analysis:{rid}"))
+        return data
+
     async def record_list(self, key: str, start: int, count: int) -> list[str]:
         ids: list[str] = await self._call(lambda: self._redis.lrange(f"records:{{{key}}}", start, start + count - 1))
         return ids

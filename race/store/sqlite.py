@@ -340,6 +340,26 @@ class SqliteStore(MemoryStore):
         )
         return [str(row[0]) for row in self.file.rows(sql, (key, time.time(), count, start))]
 
+    async def analysis_put(self, rid: str, data: str, *, fresh: bool = False, ttl: int | None = None) -> bool:
+        now = time.time()
+        with self.file.transaction() as db:
+            row = db.execute("SELECT expires FROM records WHERE rid = ? AND expires > ?", (rid, now)).fetchone()
+            if row is None:
+                return False
+            if fresh and db.execute("SELECT 1 FROM analyses WHERE rid = ? AND expires > ?", (rid, now)).fetchone():
+                return False
+            expires = row[0] if ttl is None else min(row[0], now + ttl)
+            db.execute(
+                "INSERT INTO analyses (rid, data, expires) VALUES (?, ?, ?) ON CONFLICT (rid) DO UPDATE"
+                " SET data = excluded.data, expires = excluded.expires",
+                (rid, data, expires),
+            )
+        return True
+
+    async def analysis_get(self, rid: str) -> str | None:
+        rows = self.file.rows("SELECT data FROM analyses WHERE rid = ? AND expires > ?", (rid, time.time()))
+        return str(rows[0][0]) if rows else None
+
     # -- the sweep ---------------------------------------------------------------------
 
     async def _sweeps(self) -> None:

@@ -52,6 +52,9 @@ SCHEMA = [
     # rowid: the order records were put in
     "CREATE TABLE IF NOT EXISTS records (rid TEXT NOT NULL UNIQUE, data TEXT NOT NULL, expires REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS records_expiry ON records (expires)",
+    """CREATE TABLE IF NOT EXISTS analyses (
+        rid TEXT PRIMARY KEY, data TEXT NOT NULL, expires REAL NOT NULL) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS analyses_expiry ON analyses (expires)",
     # top: the seq of the listing's newest id
     """CREATE TABLE IF NOT EXISTS record_lists (
         key TEXT PRIMARY KEY, expires REAL NOT NULL, top INTEGER NOT NULL) WITHOUT ROWID""",
@@ -80,6 +83,7 @@ SWEEPS: list[tuple[str, list[str]]] = [
         ["DELETE FROM board_entries WHERE grp = ?", "DELETE FROM boards WHERE grp = ?"],
     ),
     (f"SELECT rid FROM records WHERE expires <= ? LIMIT {BATCH}", ["DELETE FROM records WHERE rid = ?"]),
+    (f"SELECT rid FROM analyses WHERE expires <= ? LIMIT {BATCH}", ["DELETE FROM analyses WHERE rid = ?"]),
     (
         f"SELECT key FROM record_lists WHERE expires <= ? LIMIT {BATCH}",
         ["DELETE FROM record_ids WHERE key = ?", "DELETE FROM record_lists WHERE key = ?"],

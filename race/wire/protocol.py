@@ -28,8 +28,17 @@ Difficulty = Literal["easy", "medium", "hard"]
 # (\Z, not $: "$" also matches before a last newline.)
 SEAT_ID = r"^s[1-9][0-9]{0,5}\Z"
 ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
-RECORD_ID = r"^[A-Za-z0-9_-]{12}\Z"
+RECORD_ID_TEXT = "[A-Za-z0-9_-]{12}"  # race.rooms.record.new_id
+RECORD_ID = rf"^{RECORD_ID_TEXT}\Z"
 DEVICE_KEY = r"^[A-Za-z0-9_-]{22,64}\Z"
+#: A room code as a link or a request may carry it (codes are made of fewer letters:
+#: race.rooms.model.CODE_ALPHABET; a code is read in upper case).
+ROOM_CODE_TEXT = "[A-Za-z0-9]{1,16}"
+ROOM_CODE = rf"^{ROOM_CODE_TEXT}\Z"
+#: The close codes of a connection the server ends for good: the seat was opened in another
+#: window, or the host removed the player.
+CLOSE_REPLACED = 4001
+CLOSE_REMOVED = 4002
 #: What a pattern asks for, in words, for the error message.
 _PATTERN_WORDS = {
     SEAT_ID: "a seat such as s2",
@@ -46,9 +55,12 @@ ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 DealNumber = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 TimeLimit = Annotated[int, msgspec.Meta(ge=30, le=24 * 3600)]
 SpectatorDelay = Literal[0, 15, 60]  # seconds the spectators' view runs behind the race
+HintRule = Literal["off", "penalty", "free"]  # race.rooms.hints
 RecordId = Annotated[str, msgspec.Meta(pattern=RECORD_ID)]
 DeviceKey = Annotated[str, msgspec.Meta(pattern=DEVICE_KEY)]
 Ghosts = Annotated[list[RecordId], msgspec.Meta(max_length=7)]  # race.rooms.ghosts.MAX_GHOSTS
+MatchTarget = Literal[1, 2, 3, 4]  # race.rooms.series.MATCH_TARGETS
+ArenaRounds = Annotated[int, msgspec.Meta(ge=3, le=10)]  # race.rooms.series.ARENA_ROUNDS
 
 
 class ProtocolError(Exception):
@@ -82,6 +94,13 @@ class Create(_Msg, tag="create", frozen=True):
     device: DeviceKey | None = None
     token: Token | None = None
     spectator_delay: SpectatorDelay | None = None
+    #: Hints in the room: ``off``, ``penalty`` (each adds the server's penalty to the finish
+    #: time the ranking uses) or ``free``.
+    hints: HintRule = "penalty"
+    #: Play the room as a match, first to this many wins; or as an arena of this many rounds
+    #: (one or the other: see ``race.rooms.series``).
+    match: MatchTarget | None = None
+    arena: ArenaRounds | None = None
 
 
 class Join(_Msg, tag="join", frozen=True):
@@ -143,11 +162,18 @@ class Resign(_Msg, tag="resign", frozen=True):
 
 
 class Rematch(_Msg, tag="rematch", frozen=True):
-    """A new round once the race is over: a new deal (``deal``, random when absent), or with
-    ``ghosts`` the same deal, the round's players raced again as ghosts."""
+    """Offer a new round once the race is over (or say yes to the offer standing on these
+    terms): a new deal (``deal``, random when absent), or with ``ghosts`` the same deal, the
+    round's players raced again as ghosts. It opens once everyone still in the room said yes."""
 
     deal: DealNumber | None = None
     ghosts: bool = False
+
+
+class Answer(_Msg, tag="answer", frozen=True):
+    """Say yes or no to the rematch offered; a no withdraws the offer."""
+
+    accept: bool
 
 
 class Leave(_Msg, tag="leave", frozen=True):
@@ -161,8 +187,15 @@ class Remove(_Msg, tag="remove", frozen=True):
 
 
 class End(_Msg, tag="end", frozen=True):
-    """End the race now (the host; or a player who is out, once at most one of those still
-    racing is here): everyone still playing is ranked by their cards home."""
+    """End the race now, once every other player still racing is away (the host is no one
+    special): everyone still playing is ranked by their cards home."""
+
+
+class VoteEnd(_Msg, tag="vote_end", frozen=True):
+    """A player still racing asks to end the race (``vote`` false: no longer asks); it ends
+    once every player still racing who is here asks."""
+
+    vote: bool = True
 
 
 class Ping(_Msg, tag="ping", frozen=True):
@@ -204,7 +237,7 @@ class Leaderboard(_Msg, tag="leaderboard", frozen=True):
 
 ClientMessage = (
     Create | Join | Resume | Watch | Ready | Start | Play | Undo | Restart | Hint | Resign | Rematch | Ping
-) | (Sync | Daily | Leaderboard | Leave | Remove | End | Tutorial)
+) | (Sync | Daily | Leaderboard | Leave | Remove | End | VoteEnd | Tutorial | Answer)
 TYPES = sorted(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
 _decoder = msgspec.json.Decoder(ClientMessage)
 _TYPE_ERROR = re.compile(r"at `\$\.type`|Object missing required field `type`")

@@ -7,21 +7,20 @@ that a whole winning line is played in a moment.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from itertools import count, pairwise
-from typing import Any
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Page, expect
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from race.engine import Game
-from tests.browser.test_web_client import create_room
-from tests.support.processes import TIMEOUT, Server
-from tests.support.web import Browsing, Tab, start_solo
+from tests.support.players import Rival
+from tests.support.processes import Server
+from tests.support.rooms import create_room, start_solo
+from tests.support.web import Browsing, Tab
 from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -38,58 +37,6 @@ NODE_LIMIT = 200_000  # the daily deal's proof, as in test_web_daily
 
 
 SERVER_ENV = {"DAILY_NODE_LIMIT": str(NODE_LIMIT)}
-
-
-class Rival:
-    """A player on a plain websocket: joins a room, plays and resigns, answered at once."""
-
-    ids = count(1)
-
-    def __init__(self, ws: ClientConnection, code: str, name: str) -> None:
-        self.name = name
-        self.ws = ws
-        self.inbox: list[dict[str, Any]] = []
-        self.expect("hello")
-        self.ws.send(json.dumps({"type": "join", "room": code, "name": name}))
-        joined = self.expect("joined")
-        self.seat: str = joined["seat"]
-        self.state: dict[str, Any] = joined["state"]
-
-    def expect(self, *types: str, phase: str | None = None) -> dict[str, Any]:
-        """The next message of ``types`` (a `room` only of ``phase``, when given); an error
-        instead fails the test."""
-
-        def match(m: dict[str, Any]) -> bool:
-            if m.get("type") == "error":
-                raise AssertionError(f"{self.name} got an error: {m}")
-            return m.get("type") in types and (phase is None or m["room"]["phase"] == phase)
-
-        for i, kept in enumerate(self.inbox):
-            if match(kept):
-                return self.inbox.pop(i)
-        while True:
-            m: dict[str, Any] = json.loads(self.ws.recv(timeout=TIMEOUT))
-            if match(m):
-                return m
-            self.inbox.append(m)
-
-    def racing(self) -> None:
-        self.expect("room", phase="racing")
-
-    def send(self, message: dict[str, Any]) -> dict[str, Any]:
-        self.ws.send(json.dumps({**message, "version": self.state["version"], "id": f"{self.name}-{next(self.ids)}"}))
-        self.state = self.expect("state")
-        return self.state
-
-    def play(self, moves: list[str]) -> dict[str, Any]:
-        for move in moves:
-            self.send({"type": "move", "move": move})
-        return self.state
-
-    def resign(self) -> None:
-        self.ws.send(json.dumps({"type": "resign"}))
-        self.state = self.expect("state")
-        assert self.state["resigned"]
 
 
 @pytest.fixture

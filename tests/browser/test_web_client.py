@@ -14,7 +14,9 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text, start_solo, winning_line
+from tests.support.rooms import create_from_home, create_room, join_room, start_solo
+from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text
+from tests.support.winning_lines import first_winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -25,45 +27,11 @@ SERVER_ENV = {"HOST_AWAY_SECONDS": "5", "LIVE_POLL_SECONDS": "1", "LIVE_ROOMS_FO
 
 @pytest.fixture(scope="module")
 def line() -> dict[str, Any]:
-    return winning_line()
+    return first_winning_line()
 
 
 def deal_piles(deal: int, difficulty: str) -> list[list[str]]:
     return [[str(c) for c in pile] for pile in Game.deal(deal, difficulty).piles]
-
-
-def create_room(
-    tabs: Browsing,
-    name: str,
-    *,
-    difficulty: str,
-    deal: int,
-    tab_name: str = "host",
-    still: bool = False,
-    time_limit: int | None = None,
-) -> tuple[Tab, str]:
-    host = tabs.open(tab_name, "/", still=still)
-    page = host.page
-    page.get_by_test_id("create-name").fill(name)
-    page.get_by_test_id("create-difficulty").select_option(difficulty)
-    page.get_by_test_id("create-deal").fill(str(deal))
-    if time_limit is not None:
-        page.get_by_test_id("create-time-limit").select_option(str(time_limit))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
-    expect(page).to_have_url(re.compile(rf"/r/{code}$"))
-    return host, code
-
-
-def join_room(tabs: Browsing, code: str, name: str, *, tab_name: str, phone: bool = False) -> Tab:
-    tab = tabs.open(tab_name, f"/r/{code}", phone=phone)
-    tab.page.get_by_test_id("join-name").fill(name)
-    submit = tab.page.get_by_test_id("join-room")
-    submit.tap() if phone else submit.click()
-    expect(tab.page.get_by_test_id("lobby")).to_be_visible()
-    return tab
 
 
 def moves_from(board: dict[str, Any], source: str) -> list[str]:
@@ -252,18 +220,22 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
         expect(rows.nth(1).get_by_test_id("result")).to_contain_text("resigned")
     expect(ap.get_by_test_id("over-banner")).to_contain_text("You placed 1st of 2")
     expect(bp.get_by_test_id("resigned-banner")).to_be_visible()
-    expect(bp.get_by_test_id("rematch")).to_be_visible()  # anyone may start the rematch
+    expect(bp.get_by_test_id("rematch")).to_be_visible()  # anyone may offer the rematch
     browsing.snap("over")
 
-    # A rematch brings both back to the lobby for round 2. Bob starts it, so he hosts it,
-    # and Alice, the host until then, is told.
+    # The rematch is an offer: Bob makes it, Alice still sees the results with it, and the
+    # round opens once she says yes. Alice, the host, still hosts it.
     bp.get_by_test_id("rematch").click()
+    expect(bp.get_by_test_id("offer-text")).to_have_text("You offered a rematch on a new deal.")
+    expect(ap.get_by_test_id("offer-text")).to_have_text("Bob offers a rematch on a new deal.")
+    expect(ap.get_by_test_id("ranking")).to_be_visible()
+    ap.get_by_test_id("offer-accept").click()
     expect(ap.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     expect(bp.get_by_test_id("room-head")).to_contain_text("round 2")
-    expect(ap.get_by_test_id("toast").last).to_have_text("Bob started a rematch on a new deal; Bob hosts it now.")
-    expect(bp.get_by_test_id("start")).to_be_visible()
-    expect(ap.get_by_test_id("start")).to_have_count(0)
+    expect(ap.get_by_test_id("start")).to_be_visible()
+    expect(bp.get_by_test_id("start")).to_have_count(0)
+    expect(bp.get_by_test_id("lobby").get_by_test_id("host-line")).to_have_text("Alice hosts this room.")
 
 
 def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text(browsing: Browsing) -> None:
@@ -296,15 +268,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp.get_by_test_id("join-name")).to_be_visible()
     vp.go_back()
     # A nickname too long is refused with the reason, not cut: nothing is sent.
-    vp.get_by_test_id("create-name").fill("W" * 21)
-    vp.get_by_test_id("create-submit").click()
+    create_from_home(vp, "W" * 21)
     why = vp.get_by_test_id("create-name").evaluate("e => e.validationMessage")
     assert why == "Up to 20 characters, please (this is 21).", why
     assert visitor.sent_types("create") == []
     # A deal number a page cannot hold exactly is refused, not rounded to another deal.
-    vp.get_by_test_id("create-name").fill("Big")
-    vp.get_by_test_id("create-deal").fill("9007199254740993")
-    vp.get_by_test_id("create-submit").click()
+    create_from_home(vp, "Big", deal=9007199254740993)
     expect(vp.get_by_test_id("toast").last).to_contain_text("9007199254740991")
     assert visitor.sent_types("create") == []
     vp.get_by_test_id("daily-link").click()
@@ -721,11 +690,13 @@ def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_fin
     idle = join_room(browsing, code, "Idle", tab_name="idle")
     hp.get_by_test_id("start").click()
     expect(idle.page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    expect(idle.page.get_by_test_id("end-race")).to_have_count(0)  # racing, with the host still in
-    # Once out, with only the host left racing, a player may end it too (the host may have gone).
+    for page in (hp, idle.page):
+        expect(page.get_by_test_id("end-race")).to_have_count(0)  # a rival plays: not even the host
+    # Once Idle is out, the host, alone still racing, may end it; Idle may not while the host plays.
     idle.page.get_by_test_id("resign").click()
     idle.page.get_by_test_id("resign").click()
-    expect(idle.page.get_by_test_id("end-race")).to_be_visible()
+    expect(hp.get_by_test_id("end-race")).to_be_visible()
+    expect(idle.page.get_by_test_id("end-race")).to_have_count(0)
     # By keyboard: the panel is redrawn between the two presses, and the focus stays put.
     hp.get_by_test_id("end-race").focus()
     hp.keyboard.press("Enter")
@@ -918,10 +889,7 @@ def test_a_move_left_unanswered_gives_the_board_back_after_five_seconds(browsing
     solo = browsing.open("solo", "/", still=True)
     page = solo.page
     wire = Blackout(page)  # before the room's connection opens (the home page makes it)
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option("easy")
-    page.get_by_test_id("create-deal").fill("5")
-    page.get_by_test_id("create-submit").click()
+    create_from_home(page, "Solo", difficulty="easy", deal=5)
     page.get_by_test_id("start").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     state = solo.settled()
@@ -993,37 +961,49 @@ def test_an_old_hint_leaves_the_page_when_the_race_ends_or_a_new_round_comes(bro
     hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
+
+    def bob_asks_to_end() -> None:
+        bp.get_by_test_id("vote-end").click()
+        expect(bp.get_by_test_id("vote-end")).to_have_attribute("data-asked", "true")
+
+    bob_asks_to_end()
     hint, outlined = bp.get_by_test_id("hint-text"), bp.locator("[data-testid=board] :is(.hint, .hint-target)")
     bp.keyboard.press("h")
     expect(hint).to_contain_text("Hint:")
     expect(outlined).to_have_count(2)  # the card and where it goes
 
     def end_the_race() -> None:
-        hp.get_by_test_id("end-race").click()
-        hp.get_by_test_id("end-race").click()
+        """Bob asked to end the race (before his hint: asking is no move, the hint stays);
+        Ann agrees."""
+        hp.get_by_test_id("vote-end").click()
         expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
 
-    # The host ends the race: the hint goes, its words and its outlines.
+    # The race ends: the hint goes, its words and its outlines.
     end_the_race()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "over")
     expect(hint).to_have_text("")
     expect(hint).to_have_attribute("data-move", "")
     expect(outlined).to_have_count(0)
 
-    # A rematch, and a hint in its race.
+    # A rematch (offered, accepted), and a hint in its race.
     hp.get_by_test_id("rematch").click()
+    bp.get_by_test_id("offer-accept").click()
     expect(bp.get_by_test_id("lobby")).to_be_visible()
     hp.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     bob.settled()
+    bob_asks_to_end()
     bp.keyboard.press("h")
     expect(hint).to_contain_text("Hint:")
     # Then the news of that race's end and of another rematch is lost on its way to Bob's
     # page, but for the new round's room, which comes once its race has started: the page
     # asks for its new board, and the old deal's hint goes at once, not with the new board.
+    # (Bob's yes to the rematch reaches the server; what follows does not reach his page.)
     wire.stall()
     end_the_race()
     hp.get_by_test_id("rematch").click()
+    expect(hp.get_by_test_id("offer-waiting")).to_have_text("Waiting for Bob to answer.")
+    wire.say({"type": "answer", "accept": True})
     expect(hp.get_by_test_id("lobby")).to_be_visible()
     hp.get_by_test_id("start").click()
     expect(hp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")

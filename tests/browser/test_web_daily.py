@@ -35,7 +35,7 @@ from race.rooms.model import board as board_of
 from race.rooms.record import utc_date
 from race.service import now_ms
 from race.settings import Settings
-from tests.browser.test_web_layout import win_the_daily
+from tests.support.players import win_the_daily
 from tests.support.processes import DAILY_ENV, DAILY_SECRET, TIMEOUT, RedisServer, Server
 from tests.support.web import CHROMIUM, Browsing, Tab, page_server
 

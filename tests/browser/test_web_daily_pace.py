@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from race.rooms.pace import Pace
-from tests.browser.test_web_layout import win_the_daily
+from tests.support.players import win_the_daily
 from tests.support.processes import Server
 from tests.support.web import OUTPUT, Browsing, Tab
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.web import Browsing, start_solo
+from tests.support.rooms import start_solo
+from tests.support.web import Browsing
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.processes import Server
-from tests.support.web import Browsing, page_server, start_solo
+from tests.support.rooms import start_solo
+from tests.support.web import Browsing, page_server
 
 pytestmark = pytest.mark.browser
 

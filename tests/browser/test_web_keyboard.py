@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.web import POINTS_JS, Browsing, Tab, Wire, page_server, solo_race, start_solo, zone
+from tests.support.rooms import create_from_home, solo_race, start_solo
+from tests.support.web import POINTS_JS, Browsing, Tab, Wire, page_server, zone
 from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
@@ -333,10 +334,7 @@ LISTEN_JS = """() => {
 def test_keys_pressed_in_the_countdown_say_the_race_has_not_started(browsing: Browsing, slow_start: Server) -> None:
     tab = browsing.open("host", f"{slow_start.url}/", still=True)
     page = tab.page
-    page.get_by_test_id("create-name").fill("Early")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
+    create_from_home(page, "Early", difficulty=DIFFICULTY, deal=DEAL)
     page.get_by_test_id("start").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "countdown")
     pile = page.locator(zone("p0"))

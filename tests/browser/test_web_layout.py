@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import ViewportSize, expect
 
-from race.daily import choose_deal
 from race.engine import Game
-from tests.support.processes import DAILY_SECRET, Client, Server
-from tests.support.web import Browsing, Tab, start_solo
+from tests.support.players import win_the_daily
+from tests.support.processes import Server
+from tests.support.rooms import create_from_home, start_solo
+from tests.support.web import Browsing, Tab
 
 pytestmark = pytest.mark.browser
 
@@ -88,12 +89,7 @@ def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the
     # The one on the narrowest phone has both long names among its rivals.
     host = phone(browsing, "host-390", "/", 390)
     hp = host.page
-    hp.get_by_test_id("create-name").fill(LONG)
-    hp.get_by_test_id("create-deal").fill("7")
-    hp.get_by_test_id("create-submit").tap()
-    expect(hp.get_by_test_id("lobby")).to_be_visible()
-    code = hp.get_by_test_id("room").get_attribute("data-code")
-    assert code
+    code = create_from_home(hp, LONG, deal=7, phone=True)
     players = [host]
     for name, width in [(OTHER, 390), ("Sam", 320)]:
         tab = phone(browsing, f"{name[:3].lower()}-{width}", f"/r/{code}", width)
@@ -124,6 +120,9 @@ def test_the_longest_names_fit_a_phone_in_the_lobby_the_race_the_ranking_and_the
         assert_fits_width(tab, "watching the race")
     browsing.snap("racing")
 
+    for tab in players[1:]:  # the others resign: the host, alone still racing, ends it
+        tab.page.get_by_test_id("resign").tap()
+        tab.page.get_by_test_id("resign").tap()
     end = hp.get_by_test_id("end-race")
     end.tap()
     expect(end).to_have_text(re.compile("Really"))
@@ -197,23 +196,6 @@ def test_a_stuck_player_on_a_laptop_sees_the_banner_and_the_whole_board(browsing
     expect(page.get_by_test_id("resigned-banner")).to_be_visible()
     assert_board_and_banners_fit(solo, 2)
     browsing.snap("over")
-
-
-async def win_the_daily(ws_url: str, name: str) -> dict[str, Any]:
-    """Play today's easy deal to a win over a websocket; the `joined` reply (its token)."""
-    client = await Client.connect(ws_url)
-    try:
-        joined = await client.request({"type": "daily", "name": name, "difficulty": "easy"}, "joined")
-        assert joined["type"] == "joined", joined
-        _, line = choose_deal(joined["daily"]["date"], "easy", NODE_LIMIT, DAILY_SECRET)
-        state = joined["state"]
-        for move in line:
-            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
-            assert state["type"] == "state", state
-        assert state["won"]
-        return joined
-    finally:
-        await client.close()
 
 
 # The daily page's parts that could be cut off on a narrow phone: the standing's chips (and
@@ -307,11 +289,7 @@ def test_the_race_over_banner_takes_a_phone_player_to_the_ranking_and_you_stays_
     # ranking and the Rematch button are far below, under the board.
     bob = browsing.open("bob-laptop", "/")
     bp = bob.page
-    bp.get_by_test_id("create-name").fill("Bob")
-    bp.get_by_test_id("create-deal").fill("7")
-    bp.get_by_test_id("create-submit").click()
-    expect(bp.get_by_test_id("lobby")).to_be_visible()
-    code = bp.get_by_test_id("room").get_attribute("data-code")
+    code = create_from_home(bp, "Bob", deal=7)
     ann = phone(browsing, "ann-390", f"/r/{code}", 390)
     ap = ann.page
     ap.get_by_test_id("join-name").fill("Ann")

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.processes import Client, Server
-from tests.support.web import OUTPUT, Browsing, solo_race
-from tests.support.winning_lines import winning_line
+from tests.support.players import bob_wins
+from tests.support.processes import Server
+from tests.support.rooms import create_from_home, solo_race
+from tests.support.web import OUTPUT, Browsing
 
 pytestmark = pytest.mark.browser
 
@@ -86,38 +87,12 @@ def test_a_card_with_no_move_is_refused_with_a_sound(browsing: Browsing) -> None
     assert tab.sent_types("move") == []  # nothing was sent
 
 
-async def bob_wins(ws_url: str, code: str) -> int:
-    """Bob joins ``code`` over a websocket, gets ready, and once the race starts plays the
-    winning line to a finish; his finish time."""
-    client = await Client.connect(ws_url)
-    try:
-        joined = await client.request({"type": "join", "room": code, "name": "Bob"}, "joined")
-        assert joined["type"] == "joined", joined
-        await client.send({"type": "ready", "ready": True})
-        await client.expect("room", where=lambda m: m["room"]["phase"] == "racing", timeout=30)
-        state = joined["state"]
-        for move in winning_line(DEAL, DIFFICULTY):
-            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
-            assert state["type"] == "state", state
-        assert state["won"], state
-        finished: int = state["finished_ms"]
-        return finished
-    finally:
-        await client.close()
-
-
 def test_a_rival_finishing_is_toasted_and_race_over_shows_the_podium_and_the_winner(
     browsing: Browsing, server: Server
 ) -> None:
     alice = browsing.open("alice", "/", still=True)
     page = alice.page
-    page.get_by_test_id("create-name").fill("Alice")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
+    code = create_from_home(page, "Alice", difficulty=DIFFICULTY, deal=DEAL)
     watcher = browsing.open("watcher", f"/watch/{code}", phone=True)
     with ThreadPoolExecutor(1) as pool:
         bob = pool.submit(asyncio.run, bob_wins(server.ws_url, code))

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.web import Browsing, Tab, solo_race, zone
+from tests.support.rooms import solo_race
+from tests.support.web import Browsing, Tab, zone
 
 pytestmark = pytest.mark.browser
 

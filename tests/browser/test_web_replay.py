@@ -16,10 +16,10 @@ from playwright.sync_api import Page, expect
 
 from race.engine import Game
 from race.rooms.model import board
-from tests.browser.test_web_client import create_room
-from tests.browser.test_web_moments import bob_wins
+from tests.support.players import bob_wins
 from tests.support.processes import Client, Server
-from tests.support.web import BOARD_JS, OUTPUT, Browsing, solo_race
+from tests.support.rooms import create_room, solo_race
+from tests.support.web import BOARD_JS, OUTPUT, Browsing
 from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser

@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Route, expect
 from websockets.sync.client import connect
 
-from tests.browser.test_web_a11y import Rival
-from tests.browser.test_web_client import create_room, join_room
+from tests.support.players import Rival
 from tests.support.processes import Server
+from tests.support.rooms import create_from_home, create_room, join_room
 from tests.support.web import OUTPUT, WAIT_MS, Browsing, Tab
 
 pytestmark = pytest.mark.browser
@@ -34,16 +34,17 @@ def race_of_two(browsing: Browsing, *, deal: int = 7) -> tuple[Tab, Tab, str]:
     return ann, bob, code
 
 
-def end_the_race(host: Tab) -> None:
-    end = host.page.get_by_test_id("end-race")
-    end.click()
-    expect(end).to_have_text("Really end it for everyone?")
-    end.click()
+def end_the_race(host: Tab, rival: Tab) -> None:
+    """Both still racing: the host asks to end the race, the rival agrees."""
+    host.page.get_by_test_id("vote-end").click()
+    agree = rival.page.get_by_test_id("vote-end")
+    expect(agree).to_have_text("Agree to end the race")
+    agree.click()
     expect(host.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
 
 
 def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(browsing: Browsing) -> None:
-    ann, _, code = race_of_two(browsing)
+    ann, bob, code = race_of_two(browsing)
     ap = ann.page
     visitor = browsing.open("visitor", f"/r/{code}")
     vp = visitor.page
@@ -55,7 +56,7 @@ def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(br
 
     # The race ends: the panel says so without a reload (the page looks the room up again
     # every few seconds), and the focus, in the panel, goes to its new heading.
-    end_the_race(ann)
+    end_the_race(ann, bob)
     expect(heading).to_have_text("This race is over", timeout=WAIT_MS)
     expect(watch).to_have_text("See the results")
     expect(heading).to_be_focused()
@@ -77,8 +78,8 @@ def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(br
 
 
 def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: Browsing) -> None:
-    ann, _, code = race_of_two(browsing)
-    end_the_race(ann)
+    ann, bob, code = race_of_two(browsing)
+    end_the_race(ann, bob)
     visitor = browsing.open("visitor", f"/r/{code}")
     vp = visitor.page
     expect(vp.get_by_test_id("join-closed").get_by_role("heading")).to_have_text("This race is over")
@@ -94,8 +95,8 @@ def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: 
 def test_a_join_refused_for_a_race_that_is_over_says_it_is_over_and_the_focus_goes_to_its_heading(
     browsing: Browsing,
 ) -> None:
-    ann, _, code = race_of_two(browsing)
-    end_the_race(ann)
+    ann, bob, code = race_of_two(browsing)
+    end_the_race(ann, bob)
     # The page's look-up is answered as if the room were still in its lobby (it crossed the
     # race); the server refuses the seat.
     late = browsing.open("late", "/")
@@ -193,9 +194,7 @@ def test_a_race_started_from_a_scrolled_lobby_shows_the_board_from_its_top(brows
     tab = browsing.open("host", "/", phone=True, still=True)
     page = tab.page
     page.set_viewport_size({"width": 667, "height": 375})
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-deal").fill("7")
-    page.get_by_test_id("create-submit").tap()
+    create_from_home(page, "Solo", deal=7, phone=True)
     start = page.get_by_test_id("start")
     expect(start).to_be_visible()
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -228,11 +227,7 @@ def test_a_right_to_left_name_cut_short_above_the_board_keeps_its_beginning(brow
     host = browsing.open("host", "/", phone=True, still=True)
     hp = host.page
     hp.set_viewport_size({"width": 667, "height": 375})  # a phone on its side: a narrow column
-    hp.get_by_test_id("create-name").fill("Zed")
-    hp.get_by_test_id("create-deal").fill("7")
-    hp.get_by_test_id("create-submit").tap()
-    expect(hp.get_by_test_id("lobby")).to_be_visible()
-    code = hp.get_by_test_id("room").get_attribute("data-code")
+    code = create_from_home(hp, "Zed", deal=7, phone=True)
     rival = join_room(browsing, str(code), ARABIC, tab_name="rival")
     expect(hp.get_by_test_id("lobby-player")).to_have_count(2)
     hp.get_by_test_id("start").tap()
@@ -253,11 +248,11 @@ def test_on_a_phone_the_line_above_the_board_points_to_end_the_race(browsing: Br
     host.page.get_by_test_id("start").click()
     page = tab.page
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-    resign = page.get_by_test_id("resign")
-    resign.tap()
-    resign.tap()  # "Really resign?"
-    expect(page.get_by_test_id("resigned-banner")).to_be_visible()
-    # Bob is out, Ann alone still racing: Bob may end the race, from the panel below the board.
+    resign = host.page.get_by_test_id("resign")
+    resign.click()
+    resign.click()  # "Really resign?"
+    expect(host.page.get_by_test_id("resigned-banner")).to_be_visible()
+    # Ann is out, Bob alone still racing: Bob may end the race, from the panel below the board.
     end = page.get_by_test_id("end-race")
     expect(end).to_be_attached()
     assert not end.evaluate("b => { const r = b.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }")

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.support import png
 from tests.support.processes import ROOT
+from tests.support.rooms import create_from_home
 from tests.support.web import OUTPUT, Browsing, Tab
 from tests.support.winning_lines import winning_line
 
@@ -31,12 +32,7 @@ def test_a_race_in_progress_between_two_players_at_laptop_size(browsing: Browsin
     line = winning_line(DEAL, DIFFICULTY)
     alice = browsing.open("alice", "/", still=True)
     page = alice.page
-    page.get_by_test_id("create-name").fill("Alice")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
+    code = create_from_home(page, "Alice", difficulty=DIFFICULTY, deal=DEAL)
 
     bob = browsing.open("bob", f"/r/{code}", still=True)
     bob.page.get_by_test_id("join-name").fill("Bob")

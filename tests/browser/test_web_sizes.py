@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import ViewportSize, expect
 
 from tests.support.processes import Client, Server
+from tests.support.rooms import create_from_home
 from tests.support.web import OUTPUT, Browsing, Tab
 from tests.support.winning_lines import winning_line
 
@@ -193,13 +194,7 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     expect(page.get_by_test_id("create-submit")).to_be_visible()
     look(alice, size, "home", problems)
 
-    page.get_by_test_id("create-name").fill("Alice Longname")
-    page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
-    page.get_by_test_id("create-deal").fill(str(DEAL))
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
+    code = create_from_home(page, "Alice Longname", difficulty=DIFFICULTY, deal=DEAL)
     go = threading.Event()
     with ThreadPoolExecutor(1) as pool:
         rival = pool.submit(asyncio.run, bob(server.ws_url, code, go))

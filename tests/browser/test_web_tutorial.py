@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_web_client import create_room
+from tests.support.rooms import create_from_home, create_room
 from tests.support.web import OUTPUT, Browsing, Tab
 
 pytestmark = pytest.mark.browser
@@ -149,9 +149,7 @@ def test_the_tutorial_is_linked_from_home_and_how_to_play_and_a_first_game_offer
     # Offered once: the next game does not.
     page.goto("/")
     expect(page.get_by_test_id("tutorial-link")).to_have_attribute("href", "/learn")
-    page.get_by_test_id("create-name").fill("Ann")
-    page.get_by_test_id("create-submit").click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
+    create_from_home(page, "Ann")
     expect(page.get_by_test_id("tutorial-offer")).to_have_count(0)
 
     # How to play links it.

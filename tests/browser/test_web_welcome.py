@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from tests.browser.test_web_client import create_room
 from tests.support.processes import Server
-from tests.support.web import OUTPUT, Browsing, Tab, solo_race
+from tests.support.rooms import create_room, solo_race
+from tests.support.web import OUTPUT, Browsing, Tab
 
 pytestmark = pytest.mark.browser
 

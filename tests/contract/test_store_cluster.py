@@ -17,6 +17,8 @@ from race.store.resp import parse
 from race.store.sharded import ClusterSubscriber
 from tests.support.clusters import RedisCluster, cli, clients
 
+pytestmark = pytest.mark.cluster
+
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[RedisCluster]:

@@ -61,3 +61,29 @@ async def test_redis_record_keys_carry_the_ttl(redis_url: str) -> None:
     finally:
         await raw.aclose()
         await s.close()
+
+
+async def test_a_records_analysis_is_kept_with_it_and_a_claim_is_taken_once(store: Store) -> None:
+    game, other = rid(), rid()
+    assert not await store.analysis_put(game, '{"status":"computing"}', fresh=True, ttl=60)  # no record yet
+    await store.record_put(game, "game", ttl=600)
+    assert await store.analysis_get(game) is None
+    assert await store.analysis_put(game, '{"status":"computing"}', fresh=True, ttl=60)
+    assert not await store.analysis_put(game, '{"status":"computing","again":1}', fresh=True, ttl=60)
+    assert await store.analysis_get(game) == '{"status":"computing"}'
+    assert await store.analysis_put(game, '{"status":"done"}')
+    assert await store.analysis_get(game) == '{"status":"done"}'
+    assert await store.analysis_get(other) is None
+
+
+async def test_an_analysis_expires_no_later_than_its_record_and_a_lapsed_claim_can_be_taken_again() -> None:
+    s = MemoryStore(ttl=3600, sweep_seconds=0)
+    game, gone = rid(), rid()
+    await s.record_put(game, "game", ttl=600)
+    assert await s.analysis_put(game, "claim", fresh=True, ttl=0)
+    assert await s.analysis_get(game) is None
+    assert await s.analysis_put(game, "claim again", fresh=True, ttl=60)
+    await s.record_put(gone, "old", ttl=0)
+    assert not await s.analysis_put(gone, "done")
+    await s.record_put(rid(), "sweep", ttl=600)
+    assert gone not in s._analyses

@@ -16,6 +16,11 @@ test("a ghost shows the cards home and moves of its last action by then", () => 
   assert.deepEqual([done.cards, done.moves, done.won, done.finished_ms, done.ghost], [104, 3, true, 5000, true]);
 });
 
+test("a ghost's moves are the ranking's: an undo is no move", () => {
+  const undid = { ...ann, moves: [1, 1, 2] }; // its second action was an undo
+  assert.deepEqual([0, 900, 1300, 5000].map((t) => ghostAt(undid, t).moves), [0, 1, 1, 2]);
+});
+
 test("a ghost that resigned shows it only once its game has run out", () => {
   assert.equal(ghostAt(bob, 699).resigned, false);
   assert.equal(ghostAt(bob, 700).resigned, true);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { initial, reduce } from "../../web/model/room.js";
-import { awayIn, canAct, clock, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
+import { awayIn, canAct, clock, endVote, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
 import { createStore } from "../../web/model/store.js";
 
 const board = { piles: [["AS"], ["2S", "3S"]], foundations: {}, shuffles_left: 3 };
@@ -61,13 +61,14 @@ test("my own state is my entry among the players, and a snapshot keeps the newer
 test("a hint holds for the state it was asked of, while this seat races", () => {
   let s = seated();
   assert.equal(reduce(s, { type: "hint", move: "p0>p1", version: 0 }), s); // for another state
-  s = reduce(s, { type: "hint", move: "p0>p1", version: 1 });
-  assert.deepEqual(s.hint, { move: "p0>p1" });
+  s = reduce(s, { type: "hint", move: "p0>p1", progress: true, way_out: null, hints: 1, version: 1 });
+  assert.deepEqual(s.hint, { move: "p0>p1", progress: true, way_out: null });
   assert.equal(reduce(s, state({ version: 2 })).hint, null); // the state moved on
   assert.equal(reduce(s, state({ resigned: true, legal_moves: [] })).hint, null); // out of the race
   assert.equal(reduce(s, { type: "room", room: snapshot({ phase: "over" }) }).hint, null); // over
   assert.equal(reduce(s, { type: "room", room: snapshot({ round: 2 }) }).hint, null); // a rematch
-  assert.deepEqual(reduce(s, { type: "hint", move: null, version: 1 }).hint, { move: null });
+  const out = { type: "hint", move: null, progress: false, way_out: "undo", hints: 2, version: 1 };
+  assert.deepEqual(reduce(s, out).hint, { move: null, progress: false, way_out: "undo" });
 });
 
 test("a move sent waits for its reply: no input meanwhile, and none in another window's seat", () => {
@@ -86,24 +87,39 @@ test("a move sent waits for its reply: no input meanwhile, and none in another w
 
 test("the tools say what each may do now", () => {
   const s = seated(snapshot(), state({ can_undo: true }));
-  assert.deepEqual(tools(s), { shufflesLeft: 3, shuffle: true, shuffleHinted: false, hint: true, undo: true, restart: true, resign: true });
+  assert.deepEqual(tools(s), { shufflesLeft: 3, shuffle: true, shuffleHinted: false, hint: true, undo: true, undoHinted: false, restart: true, resign: true });
   assert.equal(tools(reduce(s, { type: "hint", move: "shuffle", version: 1 })).shuffleHinted, true);
+  // No move leads anywhere new: the way out is lit.
+  assert.equal(tools(reduce(s, { type: "hint", move: null, progress: false, way_out: "undo", version: 1 })).undoHinted, true);
+  // A room without hints: no hint to ask for.
+  assert.equal(tools(seated(snapshot({ hints: "off" }), state({ can_undo: true }))).hint, false);
   const out = reduce(s, state({ resigned: true, legal_moves: [], can_undo: false }));
-  assert.deepEqual(tools(out), { shufflesLeft: 3, shuffle: false, shuffleHinted: false, hint: false, undo: false, restart: false, resign: false });
+  assert.deepEqual(tools(out), { shufflesLeft: 3, shuffle: false, shuffleHinted: false, hint: false, undo: false, undoHinted: false, restart: false, resign: false });
   assert.equal(inRace(out), false);
 });
 
-test("who may end the race: the host with someone else in it, a player who is out from the server's end_from", () => {
-  const host = seated();
-  assert.equal(mayEnd(host, 2000), true);
-  assert.equal(mayEnd(seated(snapshot({ players: [player("s1")] })), 2000), false);
-  const guest = (mine, extra) => reduce(seated(snapshot({ host: "s2" }), mine), presence(extra));
-  assert.equal(mayEnd(guest(state(), { end_from: 0 }), 2000), false); // still racing
-  const out = state({ resigned: true, legal_moves: [] });
-  assert.equal(mayEnd(guest(out, { end_from: null }), 2000), false); // two still racing are here
-  assert.equal(mayEnd(guest(out, { end_from: 3000 }), 2999), false);
-  assert.equal(mayEnd(guest(out, { end_from: 3000 }), 3000), true);
-  assert.equal(mayEnd(reduce(guest(out, { end_from: 0 }), { type: "room", room: snapshot({ host: "s2", phase: "over" }) }), 9000), false);
+test("who may end the race: any player, from the server's end_from for their seat; the host is no one special", () => {
+  const at = (end_from, mine = state(), room = snapshot()) => reduce(seated(room, mine), presence({ end_from }));
+  assert.equal(mayEnd(seated(), 2000), false); // no end_from yet
+  assert.equal(mayEnd(at({ s1: null, s2: null }), 2000), false); // the host, with a rival playing
+  assert.equal(mayEnd(at({ s1: 3000, s2: null }), 2999), false);
+  assert.equal(mayEnd(at({ s1: 3000, s2: null }), 3000), true); // the rival has gone
+  assert.equal(mayEnd(at({ s1: 0, s2: null }, state({ resigned: true, legal_moves: [] }), snapshot({ host: "s2" })), 10), true);
+  assert.equal(mayEnd(at({ s1: 0 }, state(), snapshot({ players: [player("s1")] })), 2000), false); // alone: resign instead
+  assert.equal(mayEnd(reduce(at({ s1: 0, s2: null }), { type: "room", room: snapshot({ phase: "over" }) }), 9000), false);
+});
+
+test("the vote to end the race: who may ask, who has, and playing on withdraws it", () => {
+  const racing = reduce(seated(), presence({ end_from: { s1: null, s2: null } }));
+  assert.deepEqual(endVote(racing, 2000), { may: true, mine: false, others: [] });
+  const bobAsks = reduce(racing, { type: "player", player: player("s2", { version: 2, end_vote: true }) });
+  assert.deepEqual(endVote(bobAsks, 2000), { may: true, mine: false, others: ["S2"] });
+  const both = reduce(bobAsks, state({ version: 2, end_vote: true }));
+  assert.deepEqual(endVote(both, 2000), { may: true, mine: true, others: ["S2"] });
+  assert.equal(endVote(reduce(both, state({ version: 3, end_vote: false })), 2000).mine, false);
+  const out = reduce(racing, state({ version: 2, resigned: true, legal_moves: [] }));
+  assert.equal(endVote(out, 2000).may, false); // out of the race: no vote
+  assert.deepEqual(endVote(reduce(bobAsks, { type: "room", room: snapshot({ phase: "over", players: [player("s1"), player("s2", { end_vote: true })] }) }), 2000).others, []);
 });
 
 test("a host who went away may be stood in for after the server's host_away_ms", () => {

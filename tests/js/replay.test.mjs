@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { apply, nextTime, Playback, prevTime, replayIds, roundReplays, series, sharedDuration, Timeline } from "../../web/model/replay.js";
+import { apply, nextTime, Playback, prevTime, replayIds, roundReplays, sharedDuration, Timeline } from "../../web/model/replay.js";
 
 const fnd = (top, count) => ({ top, count });
 const start = { piles: [["AS", "2S"], ["3S"], []], foundations: { uS: fnd("AS", 1), dS: fnd("KS", 1) }, shuffles_left: 3, home: 2 };
@@ -104,18 +104,3 @@ test("a round's games by seat, from a room's replay list", () => {
   assert.equal(roundReplays(null, 1).size, 0);
 });
 
-test("a room's series counts each round's winner (of two or more) and each player's best time", () => {
-  const game = (seat, name, round, place, field, finished_ms = null) => ({ id: `${seat}${round}`.padEnd(12, "x"), seat, name, round, place, field, result: { finished_ms } });
-  const listing = { replays: [
-    game("s2", "Bob", 2, 1, 2, 90_000),
-    game("s1", "Ann", 2, 2, 2),
-    game("s1", "Ann", 1, 1, 2, 120_000),
-    game("s2", "Bob", 1, 2, 2, 150_000),
-  ] };
-  const s = series(listing);
-  assert.equal(s.rounds, 2);
-  assert.deepEqual(s.players.map((p) => [p.name, p.wins, p.best_ms]), [["Bob", 1, 90_000], ["Ann", 1, 120_000]]);
-  const solo = series({ replays: [game("s1", "Cat", 1, 1, 1, 60_000)] });
-  assert.deepEqual(solo.players.map((p) => [p.wins, p.best_ms]), [[0, 60_000]]); // alone, a round is no win
-  assert.deepEqual(series(null), { rounds: 0, players: [] });
-});

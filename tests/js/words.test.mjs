@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { card, describeMove, parseMove, preview } from "../../web/model/cards.js";
 import { news, overNews, presenceNews, raceNews } from "../../web/model/news.js";
 import { initial, reduce } from "../../web/model/room.js";
-import { count, dealText, formatMs, inviteText, ordinal, roomSummary, sentence, statusText, tellApart } from "../../web/model/words.js";
+import { count, dealText, endedText, formatMs, inviteText, ordinal, podiumTitle, roomSummary, sentence, statusText, tellApart, voteText } from "../../web/model/words.js";
 
 test("places read as ordinals", () => {
   const places = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th" };
@@ -34,6 +34,8 @@ test("the race's news: finishes with their place, resignations, getting stuck; n
   const room = { phase: "over", time_limit: null, ranking: [{ place: 1, name: "Bob" }, { place: 2, name: "Ann" }] };
   assert.equal(overNews("racing", room), "Race over: Bob placed 1st of 2.");
   assert.equal(overNews("over", room), "");
+  const early = { ...room, ranking: [{ place: 1, name: "Bob", finished: false }, { place: 2, name: "Ann", finished: false }] };
+  assert.equal(overNews("racing", early), "Race over: Bob placed 1st of 2, not finished.");
 });
 
 test("who went away and who is back (a newcomer is not back)", () => {
@@ -120,4 +122,43 @@ test("two players of one name on a leaderboard are told apart by their public id
   ];
   assert.deepEqual(tellApart(rows).map((r) => r.alias ?? null), ["#a41f", null, "#5d21", "#77e1"]);
   assert.equal(tellApart([{ seat: "x", name: "Cy" }])[0].alias, undefined);
+});
+
+test("a race ended with nobody finished names no winner; how it ended, and the vote, in words", () => {
+  const row = (place, seat, finished_ms, extra = {}) => ({ place, seat, name: seat.toUpperCase(), finished_ms, cards: 20, ...extra });
+  assert.equal(podiumTitle([row(1, "s1", 90_000), row(2, "s2", null)], "s2"), "S1 wins!");
+  assert.equal(podiumTitle([row(1, "s1", 90_000), row(2, "s2", null)], "s1"), "You win!");
+  assert.equal(podiumTitle([row(1, "s1", null, { finished: false }), row(2, "s2", null)], "s2"), "Nobody finished");
+  assert.equal(podiumTitle([]), "Race over");
+  assert.equal(endedText({ ended_by: "vote" }), "Race ended by vote.");
+  assert.equal(endedText({ ended_by: "end" }), "Race ended: the players still racing had gone.");
+  assert.equal(endedText({ ended_by: "done" }), "Race over.");
+  assert.match(voteText({ may: true, mine: false, others: ["Bob"] }), /^Bob asks to end the race/);
+  assert.match(voteText({ may: true, mine: true, others: [] }), /^You asked to end the race/);
+  assert.equal(voteText({ may: true, mine: false, others: [] }), "");
+});
+
+test("hints in words: the room's rule, the button, the answer, a result's hints", async () => {
+  const { hintButton, hintRule, hintText, hintsNote, rankedAs } = await import("../../web/model/hints.js");
+  const { penaltyText } = await import("../../web/model/words.js");
+  const race = (hints, ms = 15000) => ({ kind: "race", hints, hint_penalty_ms: hints === "penalty" ? ms : 0 });
+  assert.deepEqual([penaltyText(15000), penaltyText(1500), penaltyText(90000), penaltyText(60000)], ["+15 s", "+1.5 s", "+1 min 30 s", "+1 min"]);
+  assert.deepEqual([hintButton(race("penalty")).label, hintButton(race("free")).label, hintButton(race("off")).off], ["Hint +15 s", "Hint", true]);
+  assert.equal(hintButton({ kind: "daily", hints: "penalty", hint_penalty_ms: 15000 }).label, "Hint (unranked)");
+  assert.equal(hintButton({ kind: "tutorial", hints: "free" }).label, "Hint");
+  assert.equal(hintRule(race("penalty", 20000)), "Each hint adds 20 s to the finish time the ranking uses.");
+  assert.equal(hintRule(race("off")), "Hints are off in this race.");
+  const summary = (extra) => roomSummary({ difficulty: "easy", deal: 5, known_deal: true, round: 1, ...extra });
+  assert.deepEqual(
+    [summary(race("penalty")), summary(race("off")), summary(race("free")), summary({ kind: "daily", hints: "penalty" })],
+    ["easy · known deal 5 · hints +15\u00a0s", "easy · known deal 5 · no hints", "easy · known deal 5 · free hints", "easy · known deal 5"],
+  );
+  const board = { piles: [["AS", "KC"], ["AC"]], foundations: {} };
+  assert.match(hintText({ move: "p0>p1", progress: true, way_out: null }, board), /^Hint: /);
+  assert.equal(hintText({ move: "shuffle", progress: false, way_out: "shuffle" }, board), "No card move leads anywhere new: shuffle.");
+  assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board), "No move leads anywhere new: undo your last move.");
+  assert.equal(hintText({ move: null, progress: false, way_out: null }, board), "No move leads anywhere new from here, and nothing is left to undo.");
+  assert.equal(hintText(null, board), "");
+  assert.deepEqual([hintsNote({ hints: 2, penalty_ms: 30000 }), hintsNote({ hints: 1, penalty_ms: 0 }), hintsNote({ hints: 0 })], ["+30 s, 2 hints", "1 hint", ""]);
+  assert.equal(rankedAs({ hints: 2, penalty_ms: 30000, finished_ms: 70200, time_ms: 100200 }), "ranked as 1:40.2");
 });

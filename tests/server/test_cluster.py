@@ -17,6 +17,8 @@ from race.store import open_store
 from tests.support.clusters import RedisCluster
 from tests.support.processes import Client, Server
 
+pytestmark = pytest.mark.cluster
+
 
 @pytest.fixture
 async def cluster(redis_cluster_url: str) -> AsyncIterator[Any]:

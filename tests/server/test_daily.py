@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import multiprocessing
 import os
 import secrets
 import signal
 from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any, Final
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -20,28 +19,9 @@ from race.service import RaceService, Session
 from race.store import Store, StoreUnavailable, open_store
 from race.wire import protocol as p
 from race.wire.protocol import ProtocolError
+from tests.support.daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock, ms
 from tests.support.processes import FailingOnce
 from tests.support.services import wired
-
-DIFFICULTY: Final = "easy"
-NODE_LIMIT = 200_000
-SECRET = "tests"
-
-
-def ms(text: str) -> int:
-    return int(dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC).timestamp() * 1000)
-
-
-class Clock:
-    """A settable clock. The tests here run it on days in 2001: the Redis all tests share
-    keeps their leaderboards for 30 days, and a test on the real clock (the server's) must
-    never find them under its own today."""
-
-    def __init__(self, at: str) -> None:
-        self.now = ms(at)
-
-    def __call__(self) -> int:
-        return self.now
 
 
 class NoSolving(Executor):

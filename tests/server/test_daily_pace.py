@@ -16,7 +16,7 @@ from race.rooms.pace import Pace
 from race.service import RaceService, Session
 from race.store import Store
 from race.wire import protocol as p
-from tests.server.test_daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock
+from tests.support.daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock
 from tests.support.services import wired
 
 RULES = Pace()  # the defaults a server has

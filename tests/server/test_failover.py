@@ -29,6 +29,8 @@ from tests.support.failover import (
 )
 from tests.support.processes import Server
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
 NODE_TIMEOUT_MS = 2000
 #: Seconds after the failover (or the fault) within which live updates must be back.
 SLACK = 5.0

@@ -34,8 +34,10 @@ from race.settings import Settings
 from race.store import StoreUnavailable, open_store
 from race.store.memory import MemoryStore
 from tests.support.processes import Client, RedisServer, Server
+from tests.support.winning_lines import winning_line
 
 DEAL, DIFFICULTY = 3, "easy"
+LINE = tuple(winning_line(DEAL, DIFFICULTY))  # checked in: the race is won without the solver
 
 
 def fast_server(store_url: str) -> Server:
@@ -44,17 +46,6 @@ def fast_server(store_url: str) -> Server:
 
 
 @functools.cache
-def winning_line() -> tuple[str, ...]:
-    """A winning line for the test deal: follow the engine's hints (they win this deal)."""
-    game = Game.deal(DEAL, DIFFICULTY)
-    line: list[str] = []
-    while not game.is_won:
-        hint = game.hint()
-        assert hint is not None and len(line) < 500, "the hints no longer win the test deal"
-        line.append(str(game.play(hint)))
-    return tuple(line)
-
-
 def board_after(moves: tuple[str, ...] | list[str]) -> dict[str, Any]:
     game = Game.deal(DEAL, DIFFICULTY)
     for m in moves:
@@ -144,7 +135,7 @@ async def stored_games(redis_url: str, code: str) -> dict[str, tuple[int, Seat]]
 
 
 async def test_kill_9_one_of_two_processes_mid_race_loses_nothing(redis_url: str) -> None:
-    line = winning_line()
+    line = LINE
     a, b = fast_server(redis_url), fast_server(redis_url)
     try:
         ann, joined = await seat(a, "create", None, "Ann")
@@ -232,7 +223,7 @@ async def win_a_daily(server: Server, redis_url: str) -> dict[str, Any]:
     store = open_store(redis_url, ttl=3600)
     await store.connect()
     try:
-        deal = json.dumps({"seed": DEAL, "line": list(winning_line())})
+        deal = json.dumps({"seed": DEAL, "line": list(LINE)})
         for day in days:
             assert await store.commit(
                 board_group(day, DIFFICULTY), expect={"deal": 0}, write={"deal": deal}, ttl=3600
@@ -244,11 +235,11 @@ async def win_a_daily(server: Server, redis_url: str) -> dict[str, Any]:
     assert joined["type"] == "joined" and joined["daily"]["ranked"], joined
     date = joined["daily"]["date"]  # the day the server dealt the attempt for
     assert date in days, (date, days)
-    state = await play(dee, "dee", winning_line(), joined["state"])
+    state = await play(dee, "dee", LINE, joined["state"])
     assert state["won"]
     await dee.close()
     status, board = get_json(f"{server.url}/api/daily?difficulty={DIFFICULTY}&date={date}")
-    assert status == 200 and [(e["name"], e["moves"]) for e in board["entries"]] == [("Dee", len(winning_line()))]
+    assert status == 200 and [(e["name"], e["moves"]) for e in board["entries"]] == [("Dee", len(LINE))]
     assert isinstance(board, dict) and board["date"] == date
     return board
 
@@ -264,8 +255,8 @@ async def test_redis_crash_with_aof_keeps_rooms_boards_and_leaderboards(tmp_path
         bob, bob_joined = await seat(server, "join", code, "Bob")
         await ann.send({"type": "start"})
         await racing(ann, bob)
-        ann_state = await play(ann, "ann", winning_line()[:12], joined["state"])
-        bob_state = await play(bob, "bob", winning_line()[:5], bob_joined["state"])
+        ann_state = await play(ann, "ann", LINE[:12], joined["state"])
+        bob_state = await play(bob, "bob", LINE[:5], bob_joined["state"])
 
         redis.kill()  # kill -9: with appendfsync always, every acknowledged write is on disk
         redis = RedisServer(*aof, port=redis.port, directory=str(tmp_path))
@@ -278,8 +269,8 @@ async def test_redis_crash_with_aof_keeps_rooms_boards_and_leaderboards(tmp_path
         # Broadcasts sent before this process's pub/sub was back may be lost: it says so.
         assert (await bob.expect("resync"))["type"] == "resync"
         # ... and the race goes on on the old connection, with broadcasts.
-        nxt = await bob.request({"type": "move", "move": winning_line()[5], "version": bob_state["version"]}, "state")
-        assert nxt["type"] == "state" and nxt["board"] == board_after(winning_line()[:6])
+        nxt = await bob.request({"type": "move", "move": LINE[5], "version": bob_state["version"]}, "state")
+        assert nxt["type"] == "state" and nxt["board"] == board_after(LINE[:6])
         seen = await again.expect("player", where=lambda m: m["player"]["version"] == nxt["version"])
         assert seen["player"]["seat"] == "s2"
         stored = await stored_games(redis.url, code)
@@ -305,12 +296,12 @@ async def test_redis_away_for_a_while(tmp_path: Any) -> None:
         await spectator.request({"type": "watch", "room": code}, "watching")
         await ann.send({"type": "start"})
         await racing(ann, bob, spectator)
-        state = await play(ann, "ann", winning_line()[:3], joined["state"])
+        state = await play(ann, "ann", LINE[:3], joined["state"])
         await bob.expect("player", where=lambda m: m["player"]["version"] == state["version"])
         before = await stored_games(redis.url, code)
 
         redis.stop()
-        move = {"type": "move", "move": winning_line()[3], "version": state["version"], "id": "ann-3"}
+        move = {"type": "move", "move": LINE[3], "version": state["version"], "id": "ann-3"}
         newcomer = await connect(b)
         attempts: list[tuple[Client, dict[str, Any]]] = [
             (ann, move),
@@ -357,7 +348,7 @@ async def test_a_hung_redis_gives_a_timely_error_and_holds_up_no_one() -> None:
     server = fast_server(redis.url)
     try:
         ann, bob, _ = await race_of_two(server)
-        move = {"type": "move", "move": winning_line()[0], "version": 1, "id": "ann-0"}
+        move = {"type": "move", "move": LINE[0], "version": 1, "id": "ann-0"}
 
         os.kill(redis.process.proc.pid, signal.SIGSTOP)
         try:
@@ -392,7 +383,7 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
     try:
         ann, bob, joined = await race_of_two(server)
         code = joined["room"]["code"]
-        state = await play(ann, "ann", winning_line()[:3], joined["state"])
+        state = await play(ann, "ann", LINE[:3], joined["state"])
         before = await stored_games(redis.url, code)
 
         # A replica of a primary that is not there: it keeps its data, serves reads and
@@ -401,7 +392,7 @@ async def test_a_failover_that_demotes_redis_to_a_replica() -> None:
             s.bind(("127.0.0.1", 0))
             nowhere = s.getsockname()[1]
         await admin.replicaof("127.0.0.1", nowhere)
-        move = {"type": "move", "move": winning_line()[3], "version": state["version"], "id": "ann-3"}
+        move = {"type": "move", "move": LINE[3], "version": state["version"], "id": "ann-3"}
         newcomer = await connect(server)
         attempts: list[tuple[Client, dict[str, Any]]] = [
             (ann, move),
@@ -495,7 +486,7 @@ async def test_a_resent_move_applies_once_over_websockets(pair: tuple[Server, Se
     await ann.send({"type": "start"})
     await racing(ann, bob)
     v = joined["state"]["version"]
-    line = winning_line()
+    line = LINE
     move = {"type": "move", "move": line[0], "version": v, "id": "click-1"}
     first = await ann.request(move, "state")
     again = await ann.request(move, "state")  # the same message again: a retry after a timeout

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from race.engine import Game
 from race.rooms.model import Meta, Seat, history_keys, history_of
+from tests.support.invariants import check_invariants
 from tests.support.processes import Client, Server
-from tests.unit.test_engine_properties import check_invariants
 
 SERVER_TYPES = {"hello", "joined", "watching", "state", "player", "room", "hint", "pong", "resync", "error"}
 SERVER_TYPES |= {"leaderboard", "left"}

@@ -28,6 +28,8 @@ from tests.support.failover import (
 )
 from tests.support.processes import Server
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
 #: Seconds after the failover (or the fault) within which live updates must be back.
 SLACK = 5.0
 #: Seconds any test's moves may be refused in all.

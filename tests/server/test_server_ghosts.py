@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.processes import Client, Server
 from tests.support.races import ann_wins_bob_resigns
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])
@@ -27,7 +27,7 @@ def served(request: pytest.FixtureRequest) -> Iterator[Server]:
 async def won_game(server: Server, name: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """``name`` wins the checked-in line in a solo race; the game's record id, the line,
     and the last state."""
-    line = winning_line()
+    line = first_winning_line()
     client = await Client.connect(server.ws_url)
     created = await client.request(
         {"type": "create", "name": name, "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"
@@ -106,6 +106,8 @@ async def test_a_rematch_against_the_ghosts_is_the_same_deal_with_the_round_race
     refused = await ann.request({"type": "rematch", "ghosts": True, "deal": 3})
     assert (refused["type"], refused["code"]) == ("error", "bad_ghosts"), refused
     await bob.send({"type": "rematch", "ghosts": True})
+    await ann.expect("room", where=lambda m: "offer" in m["room"]["series"])
+    await ann.send({"type": "answer", "accept": True})
     lobby = await ann.expect("room", where=lambda m: m["room"]["round"] == 2)
     room = lobby["room"]
     assert (room["deal"], room["round"]) == (line["deal"], 2)

@@ -41,6 +41,7 @@ async def test_a_players_games_are_listed_by_their_device_key_alone(served: Serv
                 "finished_ms": state["finished_ms"],
                 "moves": len(line["moves"]),
                 "date": game["date"],
+                "hints": 0,
             }
         }
         assert mine["rivals"] == [{"name": "Bob", "wins": 1, "losses": 0}]
@@ -48,7 +49,8 @@ async def test_a_players_games_are_listed_by_their_device_key_alone(served: Serv
         assert [(g["name"], g["place"]) for g in theirs["games"]] == [("Bob", 2)] and theirs["best"] == {}
         assert theirs["rivals"] == [{"name": "Ann", "wins": 0, "losses": 1}]
         nobody = (await http.get("/api/me", headers={"X-Device-Key": secrets.token_urlsafe(24)})).json()
-        assert nobody == {"games": [], "best": {}, "rivals": []}
+        unrated = {"rating": 1500, "provisional": True, "races": 0, "history": []}
+        assert nobody == {"games": [], "best": {}, "rivals": [], "rating": unrated, "series": []}
         for bad in ({}, {"X-Device-Key": "short"}, {"X-Device-Key": "x" * 65}):
             refused = await http.get("/api/me", headers=bad)
             assert refused.status_code == 400 and "X-Device-Key" in refused.json()["error"]

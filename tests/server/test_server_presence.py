@@ -103,10 +103,11 @@ async def test_players_of_a_dead_server_show_as_away(redis_url: str) -> None:
         await back.close()
 
 
-async def test_presence_says_from_when_a_player_out_of_the_race_may_end_it() -> None:
-    """``end_from``: the server time from which a player who is out may end the race. Never
-    while two players still racing are here; once one of the two has gone, when their grace
-    is up; at once when one player is left racing (told again as each player goes out)."""
+async def test_presence_says_from_when_each_player_may_end_the_race() -> None:
+    """``end_from``: for each player, the server time from which they may end the race
+    alone. Never while another player still racing is here; once the others have gone, when
+    their grace is up; at once when nobody else is racing (told again as each player goes
+    out). The host is no one special."""
     server = Server(HOST_AWAY_SECONDS="30")
     with running(server):
         ann, bob, cy = [await Client.connect(server.ws_url) for _ in range(3)]
@@ -116,19 +117,20 @@ async def test_presence_says_from_when_a_player_out_of_the_race_may_end_it() -> 
         lobby = await cy.expect("presence", where=here_is("s1", "s2", "s3"))
         assert lobby["end_from"] is None  # no race yet
         await ann.request({"type": "start"}, "room")
-        await cy.request({"type": "resign"}, "state")  # Ann and Bob are here: only Ann may end it
+        await cy.request({"type": "resign"}, "state")  # Ann and Bob are here: nobody may end it
+        out = await cy.expect("presence", where=lambda m: m["end_from"] is not None)
+        assert out["end_from"] == {"s1": None, "s2": None, "s3": None}
 
         await bob.close()
         gone = await cy.expect("presence", where=here_is("s1", "s3"))
-        assert gone["end_from"] == gone["away_since"]["s2"] + 30_000  # Bob may be reloading
-        await cy.send({"type": "end"})
-        refused = await cy.expect("error")
-        assert refused["code"] == "not_host" and "try again in 30 s" in refused["message"]
+        away = gone["away_since"]["s2"] + 30_000  # Bob may be reloading
+        assert gone["end_from"] == {"s1": away, "s2": None, "s3": None}  # Ann is here
+        refused = await ann.request({"type": "end"})
+        assert refused["code"] == "rival_racing" and "try again in 30 s" in refused["message"]
 
-        await ann.request({"type": "resign"}, "state")  # Bob alone is still racing
-        await cy.expect("presence", where=lambda m: m["end_from"] == 0)
-        await cy.send({"type": "end"})
-        await cy.expect("room", where=lambda m: m["room"]["phase"] == "over")
+        await ann.request({"type": "resign"}, "state")  # Bob alone is still racing, and away
+        told = await cy.expect("presence", where=lambda m: m["end_from"] == {"s1": away, "s2": 0, "s3": away})
+        assert told["here"] == ["s1", "s3"]
         for client in (ann, cy):
             await client.close()
 

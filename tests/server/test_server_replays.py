@@ -17,7 +17,7 @@ from race.rooms.record import check, decode
 from race.service.solver_lines import line_length
 from race.store import open_store
 from tests.support.processes import Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])
@@ -49,7 +49,7 @@ def applied(view: dict[str, Any], upto: int) -> dict[str, Any]:
 
 async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tuple[Server, str]) -> None:
     server, store_url = served
-    line = winning_line()
+    line = first_winning_line()
     ann = await Client.connect(server.ws_url)
     created = await ann.request(
         {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}, "joined"
@@ -71,8 +71,10 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
     assert state["won"]
     bob_move = (await bob.started())["legal_moves"][0]
     assert (await bob.request({"type": "move", "move": bob_move, "version": 1}, "state"))["type"] == "state"
-    await bob.send({"type": "resign"})
-    await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    await bob.request({"type": "resign"}, "state")  # (its reply comes once the games are kept)
+    over = await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
+    ranked = {r["name"]: r["moves"] for r in over["room"]["ranking"]}
+    assert ranked == {"Ann": len(line["moves"]) + 1, "Bob": 1}  # an undo, a restart: no moves
 
     async with httpx.AsyncClient(base_url=server.url) as http:
         listed = (await http.get(f"/api/rooms/{code.lower()}/replays")).json()
@@ -81,10 +83,12 @@ async def test_a_finished_race_leaves_a_checked_replay_of_every_game(served: tup
         assert (by_name["Ann"]["seat"], by_name["Bob"]["seat"]) == (created["seat"], joined["seat"])
         assert by_name["Ann"]["result"] == {
             "home": 104,
-            "moves": len(sent),
+            "moves": ranked["Ann"],  # the ranking's count
             "finished_ms": state["finished_ms"],
             "resigned": False,
             "won": True,
+            "hints": 0,
+            "penalty_ms": 0,
         }
         assert by_name["Bob"]["result"]["resigned"] and by_name["Bob"]["result"]["moves"] == 1
         view = (await http.get(f"/api/replays/{by_name['Ann']['id']}")).json()

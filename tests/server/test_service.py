@@ -110,16 +110,19 @@ async def test_resigning_everyone_ends_the_race_and_rematch_deals_again(store: S
         await service.handle(ann, p.Rematch(deal=6))
     assert info.value.code == "not_over"
     await service.handle(bob, p.Resign())
-    await service.handle(bob, p.Rematch(deal=6))  # anyone, once it is over: Bob hosts the rematch
+    await service.handle(bob, p.Rematch(deal=6))  # anyone may offer it, once it is over
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    assert watching["room"]["phase"] == "over" and watching["room"]["series"]["offer"]["by"] == "s2"
+    await service.handle(ann, p.Answer(accept=True))  # Ann says yes: the round opens, Ann still hosts
     (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
     room = watching["room"]
-    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2 and room["host"] == "s2"
+    assert room["phase"] == "lobby" and room["deal"] == 6 and room["round"] == 2 and room["host"] == "s1"
     assert all(pl["moves"] == 0 and not pl["resigned"] for pl in room["players"])
     assert room["players"][0]["board"] != state["board"]
     room_again, fresh = await service.handle(ann, p.Sync())
     assert room_again["room"]["round"] == 2 and fresh["type"] == "state"
     assert fresh["board"] == room["players"][0]["board"] and not fresh["legal_moves"]  # face down
-    await service.handle(bob, p.Start())
+    await service.handle(ann, p.Start())
     _, dealt = await service.handle(ann, p.Sync())
     assert dealt["board"] != state["board"] and dealt["legal_moves"]  # the new deal, at the start
     (spectating,) = await service.handle(Session("c9", room=ann.room, role=Role.SPECTATOR), p.Sync())
@@ -186,6 +189,7 @@ async def test_resume_across_a_rematch_sends_no_partial_account(store: Store) ->
     await service.handle(ann, p.Resign())
     await service.handle(bob, p.Resign())
     await service.handle(ann, p.Rematch(deal=6))
+    await service.handle(bob, p.Answer(accept=True))
     (joined,) = await service.handle(Session("c7"), p.Resume(room=ann.room or "", token=token, version=v))
     assert "missed" not in joined
     assert joined["state"]["moves"] == 0 and joined["state"]["version"] == v + 3
@@ -374,22 +378,92 @@ async def test_the_host_removes_a_player_who_then_cannot_act(store: Store) -> No
     assert [pl["seat"] for pl in watching["room"]["players"]] == ["s1", "s3", "s4"]
 
 
-async def test_the_host_ends_the_race_for_a_player_who_went_away(store: Store) -> None:
+async def test_the_host_ends_the_race_only_once_the_rival_is_away(store: Store) -> None:
+    """The host is no one special: nobody ends the race while a rival still racing is here
+    (nobody's presence known: everyone is taken to be); once Bob has been away 15 s, Ann
+    may, and the race says how it ended and that Ann, first, did not finish."""
     service = wired(store, countdown_seconds=0).service
     ann, bob, state, _ = await race(service)  # Bob never plays
-    with pytest.raises(Refused) as info:
-        await service.handle(bob, p.End())  # Bob is still in the race, and so is Ann
-    assert info.value.code == "not_host"
+    code = ann.room or ""
     plays = [m for m in state["legal_moves"] if m[-2] in "ud"]
     await service.handle(ann, p.Play(move=plays[0], version=state["version"]))
+    for who in (ann, bob):
+        with pytest.raises(Refused, match="still racing here") as info:
+            await service.handle(who, p.End())
+        assert info.value.code == "rival_racing"
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1", "s2 c2"], until=now + 30)
+    await store.presence(code, now - 5, gone=["s2 c2"])  # Bob closed the tab, or is reloading
+    with pytest.raises(Refused, match=r"may be back: try again in 1[01] s") as info:
+        await service.handle(ann, p.End())
+    assert info.value.code == "rival_racing"
+    await store.presence(code, now - 16, here=["s2 c3"], until=now + 30)  # back, then gone for good
+    await store.presence(code, now - 16, gone=["s2 c3"])
     assert await service.handle(ann, p.End()) == []
-    (watching,) = await service.handle(Session("c9"), p.Watch(room=ann.room or ""))
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     room = watching["room"]
-    assert room["phase"] == "over"
-    assert [(r["place"], r["name"], r["cards"]) for r in room["ranking"]] == [(1, "Ann", 9), (2, "Bob", 8)]
+    assert room["phase"] == "over" and room["ended_by"] == "end"
+    ranked = [(r["place"], r["name"], r["cards"], r["finished"]) for r in room["ranking"]]
+    assert ranked == [(1, "Ann", 9, False), (2, "Bob", 8, False)]
     with pytest.raises(Refused) as info:
         await service.handle(ann, p.End())
     assert info.value.code == "not_racing"
+
+
+async def test_a_race_ends_when_every_player_still_racing_here_asks(store: Store) -> None:
+    """The vote: Ann asks, then plays on (which withdraws her vote), asks again; Bob asks
+    too and the race is over. A player who is out has no vote; a vote outside a race is
+    refused; asking twice changes nothing."""
+    service = wired(store, countdown_seconds=0).service
+    ann, bob, state, _ = await race(service)
+    code, cy = ann.room or "", Session("c3")
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1", "s2 c2"], until=now + 30)
+    (asked,) = await service.handle(ann, p.VoteEnd())
+    assert asked["end_vote"] is True and asked["version"] == state["version"] + 1
+    (again,) = await service.handle(ann, p.VoteEnd())
+    assert again["version"] == asked["version"]  # nothing changed
+    (moved,) = await service.handle(ann, p.Play(move=asked["legal_moves"][0], version=asked["version"]))
+    assert moved["end_vote"] is False  # playing on withdraws it
+    await service.handle(ann, p.VoteEnd())
+    (watching,) = await service.handle(cy, p.Watch(room=code))
+    assert [pl["end_vote"] for pl in watching["room"]["players"]] == [True, False]
+    assert watching["room"]["phase"] == "racing"
+    (bob_asks,) = await service.handle(bob, p.VoteEnd(vote=True))
+    assert bob_asks["end_vote"] is True
+    (watching,) = await service.handle(Session("c8"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "over" and watching["room"]["ended_by"] == "vote"
+    assert not any(r["finished"] for r in watching["room"]["ranking"])
+    with pytest.raises(Refused) as info:
+        await service.handle(bob, p.VoteEnd())
+    assert info.value.code == "not_racing"
+
+
+async def test_a_vote_counts_only_the_players_still_racing_who_are_here(store: Store) -> None:
+    """Cy resigned (no vote) and Dee has been gone 16 s (not asked): Ann and Bob asking is
+    enough. Bob withdrawing first keeps it going."""
+    service = wired(store, countdown_seconds=0).service
+    ann, bob, cy, dee = Session("c1"), Session("c2"), Session("c3"), Session("c4")
+    (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
+    code = created["room"]["code"]
+    for session, name in ((bob, "Bob"), (cy, "Cy"), (dee, "Dee")):
+        await service.handle(session, p.Join(room=code, name=name))
+    await service.handle(ann, p.Start())
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3", "s4 c4"], until=now + 30)
+    await service.handle(cy, p.Resign())
+    with pytest.raises(Refused) as info:
+        await service.handle(cy, p.VoteEnd())
+    assert info.value.code == "resigned"
+    await store.presence(code, now - 16, gone=["s4 c4"])
+    await service.handle(bob, p.VoteEnd())
+    await service.handle(bob, p.VoteEnd(vote=False))
+    await service.handle(ann, p.VoteEnd())
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "racing"
+    await service.handle(bob, p.VoteEnd())
+    (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
+    assert watching["room"]["phase"] == "over" and watching["room"]["ended_by"] == "vote"
 
 
 async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store: Store) -> None:
@@ -428,9 +502,9 @@ async def test_the_start_is_announced_once_and_not_after_the_race_is_over(store:
 async def test_a_retried_winning_move_finishes_what_a_store_failure_cut_short() -> None:
     """The win is committed, then the store fails before the race is ended: the client gets
     ``unavailable``. Its retry (same id) is a duplicate, and ends the race after all."""
-    from tests.support.web import winning_line
+    from tests.support.winning_lines import first_winning_line
 
-    line = winning_line()
+    line = first_winning_line()
     store = FailingOnce(ttl=3600)
     service = wired(store, countdown_seconds=0).service
     ann, bob = Session("c1"), Session("c2")
@@ -485,7 +559,8 @@ async def test_a_resume_that_races_its_seat_being_removed_is_refused() -> None:
 
 async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store: Store) -> None:
     """The one who went away may be the host: then a player who is out ends it, once the
-    host is the only one left racing; and anyone may start the rematch."""
+    host has been gone 15 s and is the only one left racing; and anyone may offer the
+    rematch (the host unchanged)."""
     service = wired(store, countdown_seconds=0).service
     ann, bob, cy = Session("c1"), Session("c2"), Session("c3")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
@@ -493,23 +568,27 @@ async def test_a_player_who_is_out_ends_the_race_a_vanished_host_holds_up(store:
     await service.handle(bob, p.Join(room=code, name="Bob"))
     await service.handle(cy, p.Join(room=code, name="Cy"))
     await service.handle(ann, p.Start())  # ... and then Ann, the host, goes away
+    now = service.clock() / 1000
+    await store.presence(code, now, here=["s1 c1", "s2 c2", "s3 c3"], until=now + 30)
+    await store.presence(code, now - 16, gone=["s1 c1"])
     await service.handle(bob, p.Resign())
     with pytest.raises(Refused) as info:
-        await service.handle(bob, p.End())  # Cy is still racing too
-    assert info.value.code == "not_host"
+        await service.handle(bob, p.End())  # Cy is still racing here
+    assert info.value.code == "rival_racing"
     await service.handle(cy, p.Resign())
     assert await service.handle(bob, p.End()) == []
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     assert watching["room"]["phase"] == "over"
     await service.handle(cy, p.Rematch())
+    await service.handle(bob, p.Answer(accept=True))  # (Ann is away: she is not waited for)
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
-    assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s3"
+    assert watching["room"]["phase"] == "lobby" and watching["room"]["host"] == "s1"
 
 
 async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Store) -> None:
     """Ann (the host) and Bob close their pages mid-race; Cy resigns. Two players are still
-    racing, and neither is here: once all but one of them have been gone 15 s (a reload is not
-    gone), Cy ends the race. While two players still in it are here, only the host may."""
+    racing, and neither is here: once both have been gone 15 s (a reload is not gone), Cy
+    ends the race. While any player still in it is here, nobody may."""
     service = wired(store, countdown_seconds=0).service
     ann, bob, cy, dee = Session("c1"), Session("c2"), Session("c3"), Session("c4")
     (created,) = await service.handle(ann, p.Create(name="Ann", deal=5))
@@ -524,21 +603,23 @@ async def test_players_who_vanished_cannot_keep_the_race_from_ending(store: Stor
     async def refused(match: str) -> None:
         with pytest.raises(Refused, match=match) as info:
             await service.handle(cy, p.End())
-        assert info.value.code == "not_host"
+        assert info.value.code == "rival_racing"
 
-    await refused("two players still in it are here")  # Ann, Bob and Dee are all here
+    await refused("Ann, Bob, Dee still racing here")
     await store.presence(code, now - 16, gone=["s4 c4"])  # Dee went 16 s ago
-    await refused("two players still in it are here")  # Ann and Bob are here
+    await refused("Ann, Bob still racing here")
     await store.presence(code, now - 10, gone=["s1 c1"])  # Ann went 10 s ago: Bob is here
-    await refused(r"only just gone and may be back: try again in [56] s")
-    await store.presence(code, now, gone=["s2 c2"])  # Bob is reloading, or gone
-    await refused(r"try again in [56] s")  # once Ann's 15 s are up, Bob alone still counts
+    await refused("Bob still racing here")
+    await store.presence(code, now - 12, gone=["s2 c2"])  # Bob went 12 s ago
+    await refused(r"only just gone and may be back: try again in [56] s")  # Ann's grace is the last
     await store.presence(code, now - 15, here=["s1 c5"], until=now + 30)
     await store.presence(code, now - 15, gone=["s1 c5"])  # Ann came back, and went 15 s ago
+    await refused(r"try again in [34] s")  # Bob's grace now
+    await store.presence(code, now - 15, here=["s2 c6"], until=now + 30)
+    await store.presence(code, now - 15, gone=["s2 c6"])
     assert await service.handle(cy, p.End()) == []
     (watching,) = await service.handle(Session("c9"), p.Watch(room=code))
     assert watching["room"]["phase"] == "over"
-    assert {r["name"] for r in watching["room"]["ranking"]} == {"Ann", "Bob", "Cy", "Dee"}
 
 
 def test_players_equal_on_every_count_share_a_place() -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.support.processes import Client, Server
-from tests.support.web import winning_line
+from tests.support.winning_lines import first_winning_line
 
 
 @dataclass
@@ -37,7 +37,7 @@ async def ann_wins_bob_resigns(
 ) -> Raced:
     """Ann creates a room on the checked-in winning line's deal and Bob joins (``ann`` and
     ``bob``: more fields of their create and join); ``in_lobby(ann)`` runs before Ann starts."""
-    line = winning_line()
+    line = first_winning_line()
     a = await Client.connect(server.ws_url)
     create = {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"], **(ann or {})}
     created = await a.request(create, "joined")

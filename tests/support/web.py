@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from race.engine import Game
 from tests.support.processes import ROOT, Server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -306,10 +305,11 @@ class Wire:
         self.waiting: list[str | bytes] = []
         self.sent: dict[str, int] = {}
         self.socket: WebSocketRoute | None = None
+        self.server: WebSocketRoute | None = None
         page.route_web_socket(re.compile(r"/ws$"), self.route)
 
     def route(self, ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
+        server = self.server = ws.connect_to_server()
         self.socket = ws
 
         def to_page(message: str | bytes) -> None:
@@ -342,6 +342,12 @@ class Wire:
             self.socket.send(message)
         self.waiting.clear()
 
+    def say(self, message: dict[str, Any]) -> None:
+        """Send the server ``message`` on the page's connection, as if the page had sent it
+        (a player's answer whose news the page then never hears)."""
+        assert self.server is not None, "the page opened no connection"
+        self.server.send(json.dumps(message))
+
     def stall(self) -> None:
         """Hold every message of the server from now on."""
         self.stalled = True
@@ -358,55 +364,4 @@ class Wire:
         self.socket.send(kept[0])
 
 
-def start_solo(tabs: Browsing, difficulty: str, deal: int, *, phone: bool = False) -> Tab:
-    """A one-player race, created and started through the home page by "Solo"."""
-    tab = tabs.open("solo", "/", phone=phone, still=True)
-    solo_race(tab, difficulty, deal, phone=phone)
-    return tab
-
-
-def solo_race(tab: Tab, difficulty: str, deal: int, *, phone: bool = False) -> None:
-    """Create a one-player race from ``tab``'s home page, and start it."""
-    page = tab.page
-    page.get_by_test_id("create-name").fill("Solo")
-    page.get_by_test_id("create-difficulty").select_option(difficulty)
-    page.get_by_test_id("create-deal").fill(str(deal))
-    submit = page.get_by_test_id("create-submit")
-    submit.tap() if phone else submit.click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    start = page.get_by_test_id("start")
-    start.tap() if phone else start.click()
-    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
-
-
-def winning_line() -> dict[str, Any]:
-    """A line of moves that wins a deal: the first one checked into
-    tests/data/winning_lines.json that replays to a win, else the solver's line for easy
-    deal 6 (found with a node budget, so the same line every run)."""
-    path = ROOT / "tests" / "data" / "winning_lines.json"
-    if path.exists():
-        data = json.loads(path.read_text())
-        lines = data if isinstance(data, list) else data.get("lines", [data])
-        for line in lines:
-            if isinstance(line, dict) and _wins(line):
-                return line
-    from race.solver import solve
-
-    deal, difficulty = 6, "easy"
-    solution = solve(Game.deal(deal, difficulty), time_limit=None, node_limit=500_000)
-    if solution.status != "won":
-        raise RuntimeError(f"the solver found no win for {difficulty} deal {deal}: {solution.status}")
-    return {"deal": deal, "difficulty": difficulty, "moves": solution.moves}
-
-
-def _wins(line: dict[str, Any]) -> bool:
-    try:
-        game = Game.deal(line["deal"], line["difficulty"])
-        for move in line["moves"]:
-            game.play(move)
-    except (KeyError, TypeError, ValueError):
-        return False
-    return game.is_won
-
-
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Browsing", "Tab", "Wire", "expect", "shuffle_text", "winning_line"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Browsing", "Tab", "Wire", "expect", "shuffle_text"]

@@ -17,6 +17,7 @@ import json
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 PATH = Path(__file__).resolve().parents[1] / "data" / "winning_lines.json"
 
@@ -34,6 +35,13 @@ def winning_line(deal: int, difficulty: str = "medium") -> list[str]:
     if (deal, difficulty) not in lines:
         raise KeyError(f"no winning line on file for deal {deal} ({difficulty}); have {sorted(lines)}")
     return list(lines[(deal, difficulty)])
+
+
+def first_winning_line() -> dict[str, Any]:
+    """The first line on file, as ``{"deal", "difficulty", "moves"}``: for a test that needs
+    a race won and does not care which deal."""
+    entry = json.loads(PATH.read_text())["lines"][0]
+    return {"deal": entry["deal"], "difficulty": entry["difficulty"], "moves": list(entry["moves"])}
 
 
 def main(argv: list[str]) -> int:

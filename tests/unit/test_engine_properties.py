@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from race.engine import FOUNDATIONS, RANKS, SUITS, Game, IllegalMove, Move
+from race.engine import FOUNDATIONS, Game, IllegalMove, Move
 from race.engine.game import DIFFICULTIES
+from tests.support.invariants import check_invariants
 
 PILE_TEXTS = [f"p{p}" for p in range(16)]
 LOCATIONS = [*PILE_TEXTS, *FOUNDATIONS]
 ALL_MOVE_TEXTS = ["shuffle"] + [f"{s}>{t}" for s in LOCATIONS for t in LOCATIONS]
-TWO_OF_EACH = Counter({r + s: 2 for s in SUITS for r in RANKS})
 
 PROPERTY = settings(max_examples=120, deadline=None)
 
@@ -51,30 +50,6 @@ def play_out(game: Game, picks: list[int]) -> Game:
             break
         game.play(move)
     return game
-
-
-def check_invariants(game: Game) -> None:
-    cards = Counter(str(c) for pile in game.piles for c in pile)
-    cards.update(str(c) for fnd in game.foundations.values() for c in fnd)
-    assert cards == TWO_OF_EACH  # 104 cards, two of each
-    assert len(game.piles) == 16
-    for key, fnd in game.foundations.items():
-        suit, step = key[1], 1 if key[0] == "u" else -1
-        base = 1 if step == 1 else 13
-        assert 1 <= len(fnd) <= 13
-        assert [c.suit for c in fnd] == [suit] * len(fnd)
-        assert [c.rank for c in fnd] == [base + step * i for i in range(len(fnd))]
-    spent = sum(m.is_shuffle for m in game.move_stack)
-    assert game.shuffles_left == game.allowance - spent >= 0
-    legal = game.legal_moves()
-    assert len(set(legal)) == len(legal)
-    assert game.is_won == (game.cards_on_foundations == 104)
-    assert game.is_stuck == (not game.is_won and not legal)
-    if game.is_won:
-        assert legal == []
-    hint = game.hint()
-    assert (hint is None) == (not legal)
-    assert hint is None or hint in legal
 
 
 @PROPERTY

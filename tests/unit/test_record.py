@@ -22,6 +22,7 @@ from race.rooms.record import (
     encode,
     gaps_of,
     new_id,
+    plays,
     replay,
     steps,
 )
@@ -49,7 +50,7 @@ def played(deal: int, difficulty: str, rnd: random.Random, n: int) -> tuple[list
 
 def record_of(deal: int, difficulty: str, acts: list[str], game: Game, times: list[int]) -> Record:
     won = game.is_won
-    result = Result(home=game.cards_on_foundations, moves=len(acts), finished_ms=times[-1] if won else None)
+    result = Result(home=game.cards_on_foundations, moves=plays(acts), finished_ms=times[-1] if won else None)
     return Record(
         id=new_id(), deal=deal, difficulty=difficulty, name="Ann", started=1_700_000_000_000,
         acts=tuple(acts), gaps=gaps_of(times), result=result, room="ABCDE",
@@ -116,7 +117,7 @@ def good() -> Record:
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        ({"result": Result(home=103, moves=0)}, "actions"),
+        ({"result": Result(home=103, moves=0)}, "moves"),
         ("home", "cards home"),
         ("unwon", "disagree on the win"),
         ("late", "finishes at its last action"),

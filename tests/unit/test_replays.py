@@ -36,7 +36,7 @@ def test_applying_each_step_gives_the_engines_board_after_it() -> None:
         started=0,
         acts=acts,
         gaps=gaps_of([500 * (n + 1) for n in range(len(acts))]),
-        result=Result(home=104, moves=len(acts), finished_ms=500 * len(acts)),
+        result=Result(home=104, moves=len(line) + 2, finished_ms=500 * len(acts)),
     )
     view = replay_view(rec)
     assert msgspec.json.decode(msgspec.json.encode(view)) == view  # plain JSON
@@ -47,6 +47,11 @@ def test_applying_each_step_gives_the_engines_board_after_it() -> None:
         assert {k: shown[k] for k in expected} == expected, f"step {n} ({step['act']})"
         assert step["at"] == 500 * n
     assert shown["home"] == 104 and view["result"]["won"]
+    # Its moves as the ranking counted them: every move played, undone or not; no undo, no restart.
+    assert view["result"]["moves"] == len(line) + 2
+    # A game kept when the record counted every action says the same.
+    older = msgspec.structs.replace(rec, result=msgspec.structs.replace(rec.result, moves=len(acts)))
+    assert replay_view(older)["result"]["moves"] == len(line) + 2
     assert "piles" in view["steps"][2] and len(view["steps"][2]["piles"]) > 2  # a shuffle turns many piles
 
 

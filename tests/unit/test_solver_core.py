@@ -8,7 +8,7 @@ from race.solver import core
 from race.solver.position import position_hash
 from race.solver.scoring import PORTFOLIO, ScoreMemo, make_scorer
 from race.solver.search import Budget
-from tests.unit.test_solver_scoring import plain_score, wandering_positions
+from tests.support.positions import plain_score, wandering_positions
 
 
 @pytest.mark.parametrize("weights", [{}, *PORTFOLIO])

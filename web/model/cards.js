@@ -1,6 +1,9 @@
 // Cards and moves as the server writes them: cards "TC" (rank A23456789TJQK + suit SHDC),
 // locations "p0".."p15" and "uS uH uD uC" (up from the Ace) / "dS dH dD dC" (down from the King),
-// moves "p3>uH", "p3>p12", "dH>p5", "shuffle". Nothing here knows the rules.
+// moves "p3>uH", "p3>p12", "dH>p5", "shuffle". Nothing here knows the rules. The notation is
+// the same in every language; a card's name and a move in words are the page's language's.
+
+import { t } from "../i18n.js";
 
 export const SUITS = {
   S: { symbol: "♠", name: "spades", red: false },
@@ -10,7 +13,7 @@ export const SUITS = {
 };
 export const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANK_TEXT = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-const RANK_NAME = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const RANK_NAME = { A: "rank.A", J: "rank.J", Q: "rank.Q", K: "rank.K" }; // (keys of words)
 // A picture card's emblem (a chess piece in the suit's colour): told apart at a glance.
 const FACE_EMBLEM = { J: "♞", Q: "♛", K: "♚" };
 export const RANKS = "A23456789TJQK";
@@ -23,7 +26,7 @@ export function isHidden(board) {
 }
 
 export function card(text) {
-  if (text === HIDDEN) return { text, hidden: true, rank: "", suit: "", symbol: "", red: false, label: "", face: false, emblem: "", name: "face-down card" };
+  if (text === HIDDEN) return { text, hidden: true, rank: "", suit: "", symbol: "", red: false, label: "", face: false, emblem: "", name: t("card.faceDown") };
   const rank = text[0];
   const suit = SUITS[text[1]];
   const rankText = RANK_TEXT[rank] || rank;
@@ -36,7 +39,7 @@ export function card(text) {
     label: rankText + suit.symbol,
     face: rank in FACE_EMBLEM,
     emblem: FACE_EMBLEM[rank] || suit.symbol, // what the middle of the card shows
-    name: `${RANK_NAME[rank] || rank} of ${suit.name}`,
+    name: t("card.name", { rank: RANK_NAME[rank] ? t(RANK_NAME[rank]) : rankText, suit: t(`suit.${text[1]}`) }),
   };
 }
 
@@ -54,7 +57,7 @@ export function parseMove(text) {
 
 export function foundationLabel(key) {
   const suit = SUITS[key[1]];
-  return key[0] === "u" ? `${suit.symbol} up A→K` : `${suit.symbol} down K→A`;
+  return t(key[0] === "u" ? "foundation.up" : "foundation.down", { suit: suit.symbol });
 }
 
 /** The card that moves in `move` on `board`, or null. */
@@ -70,13 +73,13 @@ export function movingCard(board, move) {
 /** A move in words for people: "7♥ to ♥ up", "7♥ onto 8♥", "Shuffle". */
 export function describeMove(board, text) {
   const move = parseMove(text);
-  if (move.shuffle) return "Shuffle";
+  if (move.shuffle) return t("move.shuffle");
   const moving = movingCard(board, move);
   const what = moving ? card(moving).label : move.from.key;
-  if (move.to.kind === "foundation") return `${what} to ${SUITS[move.to.suit].symbol} ${move.to.up ? "up" : "down"}`;
+  if (move.to.kind === "foundation") return t(move.to.up ? "move.home" : "move.homeDown", { card: what, suit: SUITS[move.to.suit].symbol });
   const pile = board.piles[move.to.index];
-  const onto = pile && pile.length ? card(pile[pile.length - 1]).label : `pile ${move.to.index + 1}`;
-  return `${what} onto ${onto}`;
+  const onto = pile && pile.length ? card(pile[pile.length - 1]).label : t("move.pile", { n: move.to.index + 1 });
+  return t("move.onto", { card: what, target: onto });
 }
 
 /**

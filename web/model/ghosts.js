@@ -1,5 +1,5 @@
 // Ghosts: past games raced again. The server sends each ghost's timeline once, in the room
-// snapshot (each action's time from the start, and the cards home after it); a ghost's
+// snapshot (each action's time from the start, and the cards home and moves after it); a ghost's
 // progress is read off it at the server's time, as a live rival's would arrive.
 
 /** How long the race has run for its ghosts at server time ``now``: from the start, the
@@ -25,12 +25,13 @@ export function ghostAt(g, elapsed) {
     seat: g.seat,
     name: g.name,
     cards: lo ? g.home[lo - 1] : g.start_home,
-    moves: lo,
+    moves: lo ? (g.moves?.[lo - 1] ?? lo) : 0, // (undo and restart are no moves, as the ranking counts)
     won,
     finished_ms: won ? g.finished_ms : null,
     resigned: done && !won && !!g.resigned,
     stuck: false,
     ghost: true,
+    hints: g.hints ?? 0, // (its game's, all told)
   };
 }
 

@@ -1,6 +1,7 @@
 // The room's news in words, for screen readers: never each move, only a player's finish,
 // resignation or getting stuck, who went away or is back, and (for a spectator) the end.
 
+import { t } from "../i18n.js";
 import { endedByTime } from "./select.js";
 import { finished, formatMs, ordinal } from "./words.js";
 
@@ -33,9 +34,9 @@ export function raceNews(before, after, me = null) {
   for (const p of after) {
     const old = was.get(p.seat);
     if (p.seat === me || !old) continue; // a newcomer is no news of the race
-    if (finished(p) && !finished(old)) lines.push(`${p.name} finished in ${formatMs(p.finished_ms)} (${ordinal(finishPlace(after, p))}).`);
-    else if (p.resigned && !old.resigned) lines.push(`${p.name} resigned.`);
-    else if (p.stuck && !old.stuck && !finished(p) && !p.resigned) lines.push(`${p.name} is stuck.`);
+    if (finished(p) && !finished(old)) lines.push(t("news.finished", { name: p.name, time: formatMs(p.finished_ms), place: ordinal(finishPlace(after, p)) }));
+    else if (p.resigned && !old.resigned) lines.push(t("news.resigned", { name: p.name }));
+    else if (p.stuck && !old.stuck && !finished(p) && !p.resigned) lines.push(t("news.stuck", { name: p.name }));
   }
   return lines.join(" ");
 }
@@ -44,9 +45,11 @@ export function raceNews(before, after, me = null) {
 export function overNews(was, room) {
   if (room.phase !== "over" || (was !== "racing" && was !== "countdown")) return "";
   const ranking = room.ranking || [];
-  const head = endedByTime(room) ? "Time is up: race over" : "Race over";
+  const head = t(endedByTime(room) ? "news.timeUp" : "news.over");
   const first = ranking.find((r) => r.place === 1);
-  return first ? `${head}: ${first.name} placed 1st of ${ranking.length}.` : `${head}.`;
+  if (!first) return t("news.ended", { head });
+  // (a race ended early names no winner: its first may not have finished)
+  return t(first.finished === false ? "news.firstUnfinished" : "news.winner", { head, name: first.name, n: ranking.length });
 }
 
 /** "Bob went away.", "Bob is back." (``seen``: seats ever here: a newcomer is not back). */
@@ -57,8 +60,8 @@ export function presenceNews(before, after, players, me = null, seen = new Set()
     if (p.seat === me) continue;
     const was = before.here.includes(p.seat);
     const is = after.here.includes(p.seat);
-    if (was && !is) lines.push(`${p.name} went away.`);
-    else if (!was && is && seen.has(p.seat)) lines.push(`${p.name} is back.`);
+    if (was && !is) lines.push(t("news.away", { name: p.name }));
+    else if (!was && is && seen.has(p.seat)) lines.push(t("news.back", { name: p.name }));
   }
   return lines.join(" ");
 }

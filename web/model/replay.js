@@ -2,6 +2,8 @@
 // deal's board and, for each accepted action, only what it changed; a board at any step is
 // those changes applied in order. Times are ms from the race's start, on the server's clock.
 
+import { RECORD_ID_TEXT } from "../wire.js";
+
 export const SPEEDS = [1, 2, 4, 8];
 export const MAX_SIDE_BY_SIDE = 8;
 
@@ -119,7 +121,7 @@ export class Playback {
 
 /** The ids of a replay page's address (/replay/ID or /replay/ID,ID2,…), or null. */
 export function replayIds(path) {
-  const m = path.match(/^\/replay\/([A-Za-z0-9_-]{12}(?:,[A-Za-z0-9_-]{12})*)\/?$/);
+  const m = path.match(new RegExp(`^/replay/(${RECORD_ID_TEXT}(?:,${RECORD_ID_TEXT})*)/?$`));
   if (!m) return null;
   const ids = m[1].split(",");
   return ids.length <= MAX_SIDE_BY_SIDE ? [...new Set(ids)] : null;
@@ -128,24 +130,6 @@ export function replayIds(path) {
 /** The address of a replay page of one game, or of several side by side. */
 export function replayPath(ids) {
   return `/replay/${[...ids].join(",")}`;
-}
-
-/** A room's series from its replay list: how many rounds, and for each player (by seat,
- * newest name) the rounds won (first of two or more) and the best finish time. */
-export function series(listing) {
-  const rounds = new Set();
-  const players = new Map();
-  for (const g of listing?.replays ?? []) {
-    if (!g.seat) continue;
-    rounds.add(g.round);
-    const p = players.get(g.seat) ?? { seat: g.seat, name: g.name, wins: 0, best_ms: null };
-    if (g.place === 1 && g.field > 1) p.wins += 1;
-    const t = g.result?.finished_ms;
-    if (t !== null && t !== undefined && (p.best_ms === null || t < p.best_ms)) p.best_ms = t;
-    players.set(g.seat, p);
-  }
-  const order = (a, b) => b.wins - a.wins || (a.best_ms ?? Infinity) - (b.best_ms ?? Infinity) || a.seat.localeCompare(b.seat);
-  return { rounds: rounds.size, players: [...players.values()].sort(order) };
 }
 
 /** A round's games from a room's replay list (``GET /api/rooms/CODE/replays``): seat -> id. */

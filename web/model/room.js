@@ -15,7 +15,7 @@ export function initial(code) {
     seen: [], // every seat ever here: one that comes again is "back"
     seat: null,
     mine: null, // this seat's own `state`
-    hint: null, // {move}: null, no legal move is left
+    hint: null, // the server's answer: {move, progress, way_out} (model/hints.js says it)
     pending: null, // {id, move}: sent, its reply awaited
     kicked: false, // the seat was opened in another window
     gone: null, // why the room is no longer there
@@ -68,7 +68,7 @@ function step(s, m) {
       return withMine({ ...s, pending: null }, m);
     case "hint":
       if (!s.mine || m.version !== s.mine.version || !inRace(s)) return s;
-      return { ...s, hint: { move: m.move ?? null } };
+      return { ...s, hint: { move: m.move ?? null, progress: m.progress ?? null, way_out: m.way_out ?? null } };
     case "error":
       if (m.state) return withMine({ ...s, pending: null }, m.state);
       return s.pending ? { ...s, pending: null } : s; // back to the server's board
@@ -118,8 +118,8 @@ export function applyPlayer(players, update) {
 
 /** A player's entry as the others see it, from that player's own `state`. */
 export function playerFromState(state) {
-  const { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, board } = state;
-  return { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, board };
+  const { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, hints, board } = state;
+  return { seat, name, version, cards, moves, shuffles_left, won, stuck, resigned, finished_ms, hints, board, end_vote: !!state.end_vote };
 }
 
 /** The newer of the presence held and ``m`` (they can cross); of the same version (told

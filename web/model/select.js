@@ -48,20 +48,29 @@ export function tools(s) {
     shufflesLeft: mine?.board.shuffles_left ?? 0,
     shuffle: legal.includes("shuffle"),
     shuffleHinted: s.hint?.move === "shuffle" && legal.includes("shuffle"),
-    hint: active && !out,
+    hint: active && !out && s.room?.hints !== "off",
     undo: active && !!mine?.can_undo,
+    undoHinted: active && !!mine?.can_undo && s.hint?.way_out === "undo",
     restart: active && !out && !!mine?.can_undo,
     resign: active && !out,
   };
 }
 
-/** Whether this seat may end the race now: the host (with someone else in it), or a
- * player who is out from the presence's `end_from`. */
+/** Whether this seat may end the race now, alone: from the server's `end_from` for it (every
+ * other player still racing is away). The host is no one special. (Alone in a race, a
+ * player resigns instead.) */
 export function mayEnd(s, now) {
-  if (!running(s) || !s.seat) return false;
-  if (s.room.host === s.seat) return s.room.players.length > 1;
-  const from = s.presence?.end_from;
-  return isOut(me(s)) && from !== null && from !== undefined && now >= from;
+  if (!running(s) || !s.seat || s.room.players.length < 2) return false;
+  const from = s.presence?.end_from?.[s.seat];
+  return from !== null && from !== undefined && now >= from;
+}
+
+/** The vote to end the race as this seat sees it: whether it may ask (still racing, with
+ * a rival), whether it has asked, and who else has (their names). */
+export function endVote(s, now) {
+  const racing = running(s) && !!s.mine && !isOut(s.mine) && s.room.players.length > 1 && !mayEnd(s, now);
+  const asked = s.room ? s.room.players.filter((p) => p.end_vote && p.seat !== s.seat && !isOut(p)).map((p) => p.name) : [];
+  return { may: racing, mine: racing && !!me(s)?.end_vote, others: running(s) ? asked : [] };
 }
 
 /** Whether ``seat`` has no connection open (``mine`` is always here). */

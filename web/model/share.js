@@ -1,6 +1,7 @@
 // What a page shares: links other devices can open, and a result in a line of text. Pure.
 
-import { count, formatMs, ordinal } from "./words.js";
+import { t } from "../i18n.js";
+import { count, difficultyText, formatMs, ordinal } from "./words.js";
 
 const LOOPBACK = /^(127(\.\d+){3}|localhost|\[::1\])$/i;
 
@@ -24,11 +25,11 @@ export const roomLink = (origin, code) => `${origin}/r/${code}`;
  * "Crescent Race, hard deal 42: 1st of 3 in 4:12, 131 moves" (a race). ``me`` is the
  * player's entry in the room (finished_ms, moves, cards); ``place`` and ``of``: the ranking. */
 export function resultText(room, me, { place = null, of = null, daily = null } = {}) {
-  const how = me.finished_ms != null ? formatMs(me.finished_ms).replace(/\.\d$/, "") : `${me.cards}/104 cards`;
-  const moves = count(me.moves, "move");
-  if (daily) return `Crescent Race daily ${daily.date}, ${daily.difficulty}: ${how}, ${moves}`;
-  const ranked = place && of > 1 ? `${ordinal(place)} of ${of} ` : "";
-  const time = me.finished_ms != null ? `in ${how}` : `with ${how}`;
-  return `Crescent Race, ${room.difficulty} deal ${room.deal}: ${ranked}${time}, ${moves}`;
+  const how = me.finished_ms != null ? formatMs(me.finished_ms).replace(/[.,]\d$/, "") : t("share.cards", { n: me.cards });
+  const moves = count(me.moves, "count.moves");
+  if (daily) return t("share.daily", { date: daily.date, difficulty: difficultyText(daily.difficulty), how, moves });
+  const ranked = place && of > 1 ? t("share.ranked", { place: ordinal(place), n: of }) : "";
+  const time = t(me.finished_ms != null ? "share.in" : "share.with", { how });
+  return t("share.race", { difficulty: difficultyText(room.difficulty), deal: String(room.deal), ranked, time, moves });
 }
 

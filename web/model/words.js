@@ -1,8 +1,11 @@
-// Words and numbers as the pages write them (pure: no DOM).
+// Words and numbers as the pages write them, in the page's language (pure: no DOM; the
+// catalogue and Intl through ../i18n.js).
+
+import { decimalSeparator, has, t } from "../i18n.js";
 
 export const TOTAL = 104; // cards in a deal
 
-/** Milliseconds as m:ss.t (or h:mm:ss.t). */
+/** Milliseconds as m:ss.t (or h:mm:ss.t); the tenths after the language's decimal sign. */
 export function formatMs(ms) {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
   const negative = ms < 0;
@@ -13,21 +16,26 @@ export function formatMs(ms) {
   const m = Math.floor(total / 60) % 60;
   const hours = Math.floor(total / 3600);
   const mm = hours ? String(m).padStart(2, "0") : String(m);
-  const text = `${hours ? hours + ":" : ""}${mm}:${String(s).padStart(2, "0")}.${tenths}`;
+  const text = `${hours ? hours + ":" : ""}${mm}:${String(s).padStart(2, "0")}${decimalSeparator()}${tenths}`;
   return negative ? "-" + text : text;
 }
 
-/** A place as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th. */
+/** A place as an ordinal, by the language's rules: 1st, 2nd, 3rd, 11th, 21st; 1.º, 2.º. */
 export function ordinal(n) {
-  const teen = Math.floor(n / 10) % 10 === 1;
-  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-  return `${n}${suffix}`;
+  return t("ordinal", { n });
 }
 
-/** A count and its noun, singular for one: "1 move", "3 moves", "1 shuffle left" with
- * ``many`` "shuffles left". */
+/** A count in words by the language's plural rules: ``count(3, "count.moves")`` is "3 moves"
+ * ("3 movimientos"). A plain English noun for ``one`` (not a catalogue key) gives English:
+ * "1 move", "3 moves", or ``many``. */
 export function count(n, one, many = `${one}s`) {
+  if (has(one)) return t(one, { n });
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A difficulty in words ("easy", "fácil"). */
+export function difficultyText(d) {
+  return has(`difficulty.${d}`) ? t(`difficulty.${d}`) : String(d ?? "");
 }
 
 /** ``text`` with a capital first letter: the server's messages start in lower case, as
@@ -48,11 +56,33 @@ export function isOut(p) {
 
 /** A player's status in words: finished time, won, stuck, resigned or racing (""). */
 export function statusText(p) {
-  if (finished(p)) return `finished ${formatMs(p.finished_ms)}`;
-  if (p.won) return "won";
-  if (p.resigned) return "resigned";
-  if (p.stuck) return "stuck";
+  if (finished(p)) return t("status.finished", { time: formatMs(p.finished_ms) });
+  if (p.won) return t("status.won");
+  if (p.resigned) return t("status.resigned");
+  if (p.stuck) return t("status.stuck");
   return "";
+}
+
+/** The podium's title: who won, or, for a race that ended with nobody finished, that no
+ * one did (the first place is then only ahead, not a winner). */
+export function podiumTitle(ranking, me = null) {
+  const first = (ranking || []).find((r) => r.place === 1);
+  if (!first) return t("end.raceOver");
+  if (!finished(first)) return t("end.nobodyFinished");
+  return first.seat === me ? t("end.youWin") : t("end.wins", { name: first.name });
+}
+
+/** How a race ended, in words (the room's `ended_by`). */
+export function endedText(room) {
+  const by = room?.ended_by;
+  return t(by === "time" ? "end.byTime" : by === "vote" ? "end.byVote" : by === "end" ? "end.byEnd" : "end.over");
+}
+
+/** The vote to end the race in words (``vote``: endVote of model/select.js), or "". */
+export function voteText(vote) {
+  const names = vote.others.join(", ");
+  if (vote.mine) return names ? t("end.voteMineWith", { names }) : t("end.voteMine");
+  return names ? t("end.voteOthers", { names, n: vote.others.length }) : "";
 }
 
 /** A player's status as a key: finished, resigned, stuck or racing. */
@@ -66,37 +96,55 @@ export function statusKey(p) {
 /** A deal in words: "deal 42", or for a daily challenge's deal (its seed, such as
  * "daily:2026-12-01:easy:0") "the daily deal of 2026-12-01": no raw seed on the page. */
 export function dealText(deal) {
-  if (deal === null || deal === undefined) return "a random deal"; // its number is told at the end
+  if (deal === null || deal === undefined) return t("deal.random"); // its number is told at the end
   const daily = typeof deal === "string" && deal.match(/^daily:(\d{4}-\d\d-\d\d):/);
-  return daily ? `the daily deal of ${daily[1]}` : `deal ${deal}`;
+  return daily ? t("deal.daily", { date: daily[1] }) : t("deal.number", { deal: String(deal) });
 }
 
 /** What a room is, for its page's header: "hard · deal 42 · 10 min limit · round 2". */
 export function roomSummary(room) {
-  const limit = room.time_limit ? ` · ${limitText(room.time_limit)} limit` : "";
-  const deal = room.daily_date ? `the daily deal of ${room.daily_date}` : room.known_deal ? `known ${dealText(room.deal)}` : dealText(room.deal);
-  const delay = room.spectator_delay ? ` · spectators ${room.spectator_delay} s behind` : "";
-  return `${room.difficulty} · ${deal}${limit}${room.round > 1 ? ` · round ${room.round}` : ""}${delay}`;
+  const deal = room.daily_date ? t("deal.daily", { date: room.daily_date }) : room.known_deal ? t("deal.known", { deal: dealText(room.deal) }) : dealText(room.deal);
+  const parts = [difficultyText(room.difficulty), deal];
+  if (room.time_limit) parts.push(t("room.limit", { time: limitText(room.time_limit) }));
+  if (room.round > 1) parts.push(t("room.round", { n: room.round }));
+  if (room.spectator_delay) parts.push(t("room.delay", { n: room.spectator_delay }));
+  if (room.kind === "race" && room.hints !== undefined) parts.push(hintsPart(room));
+  return parts.join(" · ");
 }
 
 /** The join form's line about the room (``info``: `GET /api/rooms/CODE`): "Ann invites you
  * to race: easy · a random deal · round 2. Waiting: Ann, Bob." ("" for nothing to say). */
 export function inviteText(info) {
   if (!info?.names?.length || info.kind === "daily" || info.kind === "tutorial") return "";
-  const who = info.host_name ? `${info.host_name} invites you to race` : "A race";
+  const who = info.host_name ? t("invite.from", { host: info.host_name }) : t("invite.race");
   const what = roomSummary({ ...info, spectator_delay: 0 });
-  const waiting = info.phase === "lobby" ? ` Waiting: ${info.names.join(", ")}.` : ` Racing: ${info.names.join(", ")}.`;
-  return `${who}: ${what}.${waiting}`;
+  const names = info.names.join(", ");
+  const waiting = t(info.phase === "lobby" ? "invite.waiting" : "invite.racing", { names });
+  return `${t("invite.text", { who, what })} ${waiting}`;
 }
 
 /** A time limit in words: "10 min", "30 s", "1 min 30 s". */
 export function limitText(seconds) {
   const min = Math.floor(seconds / 60);
   const sec = seconds % 60;
-  return [min ? `${min} min` : "", sec ? `${sec} s` : ""].filter(Boolean).join(" ");
+  return [min ? t("time.min", { n: min }) : "", sec ? t("time.s", { n: sec }) : ""].filter(Boolean).join(" ");
 }
 
-export const NAME_MAX = 20; // characters in a nickname (the server's race.protocol.NAME_MAX)
+/** A penalty (ms) as "+15 s", "+1.5 s", "+1 min 30 s". */
+export function penaltyText(ms) {
+  const s = ms / 1000;
+  if (Number.isInteger(s)) return `+${limitText(s)}`;
+  return `+${t("time.s", { n: Math.round(s * 10) / 10 })}`;
+}
+
+/** A race room's hints for its header: "hints +15 s", "no hints", "free hints". */
+function hintsPart(room) {
+  if (room.hints === "off") return t("hints.summaryOff");
+  if (room.hints === "free" || !room.hint_penalty_ms) return t("hints.summaryFree");
+  return t("hints.summaryCost", { cost: penaltyText(room.hint_penalty_ms).replaceAll(" ", "\u00a0") }); // (kept on one line)
+}
+
+export { NAME_MAX } from "../wire.js"; // characters in a nickname
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The length of a nickname as the server counts it: characters as a reader sees them

@@ -2,17 +2,22 @@
 
 import { deviceKey } from "../device.js";
 import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
+import { errorText, t } from "../i18n.js";
+import { count, difficultyText } from "../model/words.js";
 import { Link, RETRY_MS } from "../net.js";
 import { WELCOMED_KEY } from "./howto.js";
+import { ROOM_CODE_TEXT } from "../wire.js";
 
 const MAX_PLAYERS = 8; // seats in a room (the server's race.rooms.MAX_PLAYERS): a full lobby offers no Join
 // What a live room is doing, in a person's words (the server's phases: lobby, countdown, racing).
-const PHASE_WORDS = { lobby: "waiting to start", countdown: "starting", racing: "race in progress" };
+const PHASE_WORDS = { lobby: "live.lobby", countdown: "live.countdown", racing: "live.racing" };
 
 /** A live room's line: "hard · 2 players · race in progress · 1 watching". */
 function roomLine(r) {
-  const doing = r.kind === "daily" ? "daily challenge attempt" : PHASE_WORDS[r.phase] || r.phase;
-  return ` ${r.difficulty} · ${r.players} player${r.players === 1 ? "" : "s"} · ${doing}${r.watching ? ` · ${r.watching} watching` : ""}`;
+  const doing = r.kind === "daily" ? t("live.daily") : PHASE_WORDS[r.phase] ? t(PHASE_WORDS[r.phase]) : r.phase;
+  const parts = [difficultyText(r.difficulty), count(r.players, "count.players"), doing];
+  if (r.watching) parts.push(t("live.watching", { n: r.watching }));
+  return ` ${parts.join(" · ")}`;
 }
 
 export function homeView(root, { navigate }) {
@@ -24,53 +29,73 @@ export function homeView(root, { navigate }) {
   let destroyed = false;
 
   // -- create ----------------------------------------------------------------------
-  const createName = nameInput({ id: "create-name", name: "name", placeholder: "Your nickname", value: savedName, "data-testid": "create-name" });
+  const createName = nameInput({ id: "create-name", name: "name", placeholder: t("home.nicknamePlaceholder"), value: savedName, "data-testid": "create-name" });
   const difficulty = h(
     "select",
     { id: "difficulty", name: "difficulty", "data-testid": "create-difficulty" },
-    h("option", { value: "easy" }, "Easy — 9 shuffles"),
-    h("option", { value: "medium", selected: true }, "Medium — 6 shuffles"),
-    h("option", { value: "hard" }, "Hard — 3 shuffles (classic)"),
+    h("option", { value: "easy" }, t("home.easy")),
+    h("option", { value: "medium", selected: true }, t("home.medium")),
+    h("option", { value: "hard" }, t("home.hard")),
   );
   const deal = h("input", {
     id: "deal",
     name: "deal",
     inputmode: "numeric",
     pattern: "[0-9]*",
-    placeholder: "random",
+    placeholder: t("home.dealPlaceholder"),
     "data-testid": "create-deal",
   });
   const limit = h(
     "select",
     { id: "time-limit", name: "time_limit", "data-testid": "create-time-limit" },
-    h("option", { value: "" }, "None"),
-    [5, 10, 15, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)),
+    h("option", { value: "" }, t("home.noLimit")),
+    [5, 10, 15, 30].map((m) => h("option", { value: String(m * 60) }, t("home.minutes", { n: m }))),
   );
   // A player could follow a rival's board on a second device: spectators run behind the race.
   const delay = h(
     "select",
     { id: "spectator-delay", name: "spectator_delay", "data-testid": "create-spectator-delay" },
-    h("option", { value: "" }, "15 s behind the race"),
-    h("option", { value: "60" }, "60 s behind the race"),
-    h("option", { value: "0" }, "Live"),
+    h("option", { value: "" }, t("home.behind", { n: 15 })),
+    h("option", { value: "60" }, t("home.behind", { n: 60 })),
+    h("option", { value: "0" }, t("home.live")),
+  );
+  // A hint costs time by default (the server's penalty, told in the lobby); free for a casual race.
+  const hints = h(
+    "select",
+    { id: "hints", name: "hints", "data-testid": "create-hints" },
+    h("option", { value: "penalty" }, t("home.hintsCost")),
+    h("option", { value: "free" }, t("home.hintsFree")),
+    h("option", { value: "off" }, t("home.hintsOff")),
+  );
+  // Several rounds: race after race, a match (first to N wins) or an arena night (K rounds).
+  const format = h(
+    "select",
+    { id: "format", name: "format", "data-testid": "create-format" },
+    h("option", { value: "" }, t("home.formatOpen")),
+    [1, 2, 3, 4].map((n) => h("option", { value: `match:${n}` }, t("home.formatMatch", { n }))),
+    [3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: `arena:${n}` }, t("home.formatArena", { n }))),
   );
   const listed = h("input", { id: "listed", type: "checkbox", checked: true, "data-testid": "create-listed" });
-  const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create room");
+  const createBtn = h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, t("home.create"));
   const createForm = h(
     "form",
     { class: "card-panel create", "data-testid": "create-form", onsubmit: onCreate },
-    h("h2", {}, "Start a race"),
-    h("label", { for: "create-name" }, "Nickname"),
+    h("h2", {}, t("home.start")),
+    h("label", { for: "create-name" }, t("home.nickname")),
     createName,
-    h("label", { for: "difficulty" }, "Difficulty"),
+    h("label", { for: "difficulty" }, t("home.difficulty")),
     difficulty,
-    h("label", { for: "deal" }, "Deal number ", h("small", {}, "(empty for a random deal)")),
+    h("label", { for: "deal" }, t("home.deal"), " ", h("small", {}, t("home.dealHint"))),
     deal,
-    h("label", { for: "time-limit" }, "Time limit"),
+    h("label", { for: "time-limit" }, t("home.limit")),
     limit,
-    h("label", { for: "spectator-delay" }, "Spectators see"),
+    h("label", { for: "format" }, t("home.format")),
+    format,
+    h("label", { for: "spectator-delay" }, t("home.spectators")),
     delay,
-    h("label", { class: "check" }, listed, " List this race for spectators"),
+    h("label", { for: "hints" }, t("home.hints")),
+    hints,
+    h("label", { class: "check" }, listed, ` ${t("home.listed")}`),
     createBtn,
   );
 
@@ -83,31 +108,31 @@ export function homeView(root, { navigate }) {
     autocapitalize: "characters",
     autocomplete: "off",
     spellcheck: "false",
-    placeholder: "e.g. K7QH2MX",
+    placeholder: t("home.codePlaceholder"),
     "data-testid": "join-code",
   });
   const joinForm = h(
     "form",
     { class: "card-panel", "data-testid": "join-form", onsubmit: onJoin },
-    h("h2", {}, "Join a race"),
-    h("label", { for: "join-code" }, "Room code"),
+    h("h2", {}, t("home.join")),
+    h("label", { for: "join-code" }, t("home.code")),
     code,
-    h("button", { type: "submit", "data-testid": "join-submit" }, "Join"),
+    h("button", { type: "submit", "data-testid": "join-submit" }, t("home.joinButton")),
   );
 
   // -- daily and live rooms ------------------------------------------------------------
   const daily = h(
     "section",
     { class: "card-panel daily" },
-    h("h2", {}, "Daily challenge"),
-    h("p", {}, "One deal for everyone today. How fast can you clear it?"),
-    h("a", { href: "/daily", class: "button", "data-testid": "daily-link" }, "Play today’s deal"),
+    h("h2", {}, t("home.daily")),
+    h("p", {}, t("home.dailyText")),
+    h("a", { href: "/daily", class: "button", "data-testid": "daily-link" }, t("home.dailyPlay")),
   );
   const roomsList = h("ul", { class: "rooms", "data-testid": "live-rooms" });
   const live = h(
     "section",
     { class: "card-panel live" },
-    h("h2", {}, "Live races"),
+    h("h2", {}, t("home.liveRaces")),
     roomsList,
   );
 
@@ -118,7 +143,7 @@ export function homeView(root, { navigate }) {
       { class: "home", "data-testid": "home" },
       // The page's title for screen readers and the outline: the brand above says it on screen.
       h("h1", { class: "sr-only" }, "Crescent Race"),
-      h("p", { class: "tagline" }, "Race your friends at Crescent solitaire: the same deal, the same moment, one clock. ", h("a", { href: "/how", "data-testid": "howto-link" }, "How to play"), " · ", h("a", { href: "/learn", "data-testid": "tutorial-link" }, "Tutorial"), " · ", h("a", { href: "/me", "data-testid": "me-link" }, "My games")),
+      h("p", { class: "tagline" }, t("home.tagline"), " ", h("a", { href: "/how", "data-testid": "howto-link" }, t("howto.link")), " · ", h("a", { href: "/learn", "data-testid": "tutorial-link" }, t("home.tutorial")), " · ", h("a", { href: "/me", "data-testid": "me-link" }, t("home.me"))),
       welcome(),
       h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
     ),
@@ -129,11 +154,11 @@ export function homeView(root, { navigate }) {
     if (store.get(WELCOMED_KEY)) return null;
     const panel = h(
       "aside",
-      { class: "card-panel welcome", "data-testid": "welcome", "aria-label": "New to Crescent?" },
-      h("p", {}, h("strong", {}, "New to Crescent? "), "Learn it in two minutes before your first race: play the tutorial, or read the rules."),
-      h("a", { href: "/learn", class: "button primary", "data-testid": "welcome-tutorial" }, "Play the tutorial"),
-      h("a", { href: "/how", class: "button", "data-testid": "welcome-howto" }, "How to play"),
-      h("button", { type: "button", class: "small", "data-testid": "welcome-dismiss", onclick: () => { store.set(WELCOMED_KEY, "1"); panel.remove(); } }, "No thanks"),
+      { class: "card-panel welcome", "data-testid": "welcome", "aria-label": t("home.welcomeLabel") },
+      h("p", {}, h("strong", {}, t("home.welcomeLabel")), " ", t("home.welcome")),
+      h("a", { href: "/learn", class: "button primary", "data-testid": "welcome-tutorial" }, t("home.playTutorial")),
+      h("a", { href: "/how", class: "button", "data-testid": "welcome-howto" }, t("howto.link")),
+      h("button", { type: "button", class: "small", "data-testid": "welcome-dismiss", onclick: () => { store.set(WELCOMED_KEY, "1"); panel.remove(); } }, t("home.noThanks")),
     );
     return panel;
   }
@@ -154,7 +179,7 @@ export function homeView(root, { navigate }) {
     refresh = setTimeout(loadRooms, pollMs);
     if (!data) {
       lastShown = null;
-      fill(roomsList, h("li", { class: "muted" }, "Could not load the live races."));
+      fill(roomsList, h("li", { class: "muted" }, t("home.liveFailed")));
       return;
     }
     const rooms = data.rooms || [];
@@ -164,7 +189,7 @@ export function homeView(root, { navigate }) {
     lastShown = shown;
     const focused = roomsList.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
     if (!rooms.length) {
-      fill(roomsList, h("li", { class: "muted", "data-testid": "no-rooms" }, "No races right now. Start one!"));
+      fill(roomsList, h("li", { class: "muted", "data-testid": "no-rooms" }, t("home.noRooms")));
       return;
     }
     fill(
@@ -179,9 +204,9 @@ export function homeView(root, { navigate }) {
           h("span", { class: "code" }, r.code),
           r.names?.length ? h("span", { class: "names", "data-testid": "live-room-players" }, r.names.join(", ")) : null,
           h("span", { class: "muted", "data-testid": "live-room-status" }, roomLine(r)),
-          mine ? h("a", { href: room, class: "button small primary", "data-testid": "back-to-seat" }, "Back to your race") : null,
-          h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, "Watch"),
-          !mine && r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: room, class: "button small", "data-testid": "join-link" }, "Join") : null,
+          mine ? h("a", { href: room, class: "button small primary", "data-testid": "back-to-seat" }, t("home.back")) : null,
+          h("a", { href: `/watch/${encodeURIComponent(r.code)}`, class: "button small", "data-testid": "watch-link" }, t("home.watch")),
+          !mine && r.phase === "lobby" && r.players < MAX_PLAYERS ? h("a", { href: room, class: "button small", "data-testid": "join-link" }, t("home.joinButton")) : null,
         );
       }),
     );
@@ -193,8 +218,8 @@ export function homeView(root, { navigate }) {
     // Codes are letters and digits; people paste them with spaces or dashes ("ABC-1234").
     const c = code.value.replace(/[\s-]/g, "").toUpperCase();
     if (!c) return;
-    if (!/^[A-Z0-9]{1,16}$/.test(c)) {
-      toast("A room code is letters and digits only, like K7M2QXA.", "error");
+    if (!new RegExp(`^${ROOM_CODE_TEXT}$`).test(c)) {
+      toast(t("home.badCode"), "error");
       return;
     }
     navigate(`/r/${c}`);
@@ -209,13 +234,18 @@ export function homeView(root, { navigate }) {
     if (dealText) {
       // A page's numbers are exact only up to 2^53: a bigger deal would silently become another.
       if (!/^\d{1,16}$/.test(dealText) || !Number.isSafeInteger(Number(dealText))) {
-        toast(`The deal number must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`, "error");
+        toast(t("home.badDeal", { max: Number.MAX_SAFE_INTEGER }), "error");
         return;
       }
       msg.deal = Number(dealText);
     }
     if (limit.value) msg.time_limit = Number(limit.value);
     if (delay.value) msg.spectator_delay = Number(delay.value);
+    if (hints.value !== "penalty") msg.hints = hints.value;
+    if (format.value) {
+      const [kind, n] = format.value.split(":");
+      msg[kind] = Number(n);
+    }
     store.set(NAME_KEY, name);
     createBtn.disabled = true;
     link?.close();
@@ -228,7 +258,7 @@ export function homeView(root, { navigate }) {
           link = null;
           navigate(`/r/${m.room.code}`, handoff);
         } else if (m.type === "error") {
-          toast(m.message, "error");
+          toast(errorText(m), "error");
           createBtn.disabled = false;
           link?.close();
           link = null;

@@ -3,6 +3,7 @@
 
 import { cardElement } from "../board/board.js";
 import { fill, h, store } from "../dom.js";
+import { t } from "../i18n.js";
 
 export const WELCOMED_KEY = "crescent-race.welcomed"; // the home page's offer was seen through
 export const TUTORIAL_KEY = "crescent-race.tutorial"; // the tutorial was offered in a game, or opened
@@ -68,8 +69,15 @@ export function howtoView(root) {
       part(
         "Stuck, undo and hints",
         h("p", {}, "You are stuck only when no card can move anywhere and no shuffle is left. Undo is unlimited (an undone shuffle comes back); Restart goes back to the deal; Hint suggests a move. The clock keeps running through all of them."),
+        h(
+          "p",
+          { "data-testid": "howto-hints" },
+          t("hints.howto"),
+        ),
         h("p", {}, "In a race the first to clear the deal wins; when nobody does, most cards home ranks first, then fewer moves."),
       ),
+      part(t("end.howtoTitle"), h("p", { "data-testid": "howto-ending" }, t("end.howto")), h("p", {}, t("end.howtoVote"))),
+      part(t("series.howtoTitle"), h("p", { "data-testid": "howto-series" }, t("series.howto")), h("p", {}, t("series.howtoRematch"))),
       part(
         "Moving cards",
         h(

@@ -1,12 +1,16 @@
 // The player's own page (/me): every game played from this device (races and daily
 // attempts, with place, time, moves and the replay), the best finish per difficulty, the
-// daily streak, and the record against each rival. No account: the games are listed under
-// this browser's device key (device.js), which a link can hand to another device.
+// daily streak, the rating with its history, the friends' board, and the record against
+// each rival. No account: the games are listed under this browser's device key (device.js),
+// which a link can hand to another device.
 
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
+import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
 import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { friendsPanel, ratingPanel } from "../views/rating.js";
+import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -68,10 +72,22 @@ class MeView {
       fill(this.page, h("p", { "data-testid": "me-error" }, err.message.startsWith("Your") ? err.message : "The server could not be reached."));
       return;
     }
-    const streak = await this.streak();
+    const [streak, board] = await Promise.all([this.streak(), this.friends()]);
     this.page.removeAttribute("aria-busy");
     this.page.dataset.games = mine.games.length;
-    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), this.games(mine.games), this.rivals(mine.rivals), this.move());
+    const friends = board ? friendsPanel(board) : null;
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), ratingPanel(mine.rating), this.games(mine.games), meSeries(mine.series), friends, this.rivals(mine.rivals), this.move());
+    if (location.hash === "#friends") friends?.scrollIntoView();
+  }
+
+  /** The friends' board (``GET /api/me/friends``), or null when it cannot be had. */
+  async friends() {
+    try {
+      const response = await fetch("/api/me/friends", { headers: { "X-Device-Key": deviceKey() }, signal: this.abort.signal });
+      return response.ok ? await response.json() : null;
+    } catch {
+      return null;
+    }
   }
 
   /** The daily streak, from the daily page's player (none when this browser has none). */
@@ -106,7 +122,8 @@ class MeView {
       const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
       const r = g.result;
-      const result = finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`;
+      const hints = hintsNote(r);
+      const result = `${finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`}${hints ? ` (${hints})` : ""}`;
       const watch = g.kept_back ? h("span", { class: "muted small", title: "A daily game can be watched once its day is over" }, "after today") : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, "Replay");
       return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };

@@ -10,6 +10,7 @@ import { BoardView } from "../board/board.js";
 import { fitMany, fitOne } from "../board/fitting.js";
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { raceGhosts } from "../ghostrace.js";
+import { hintsNote } from "../model/hints.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, dealText, formatMs, TOTAL } from "../model/words.js";
 import { fetchReplay, recordHeaders } from "../replays.js";
@@ -272,7 +273,8 @@ class ReplayView {
     const end = i === t.steps.length && ms >= t.duration;
     let status = won ? `won in ${formatMs(result.finished_ms)}` : "";
     if (!won && end && result.resigned) status = "resigned";
-    g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "move")} · ${count(board.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}`;
+    const hints = hintsNote(result); // (the game's, all told: when each was asked is not kept)
+    g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "move")} · ${count(board.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}${hints ? ` · ${hints}` : ""}`;
     g.el.dataset.step = i;
     g.el.dataset.won = String(won);
     if (i === g.shown) return;

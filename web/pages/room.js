@@ -5,13 +5,13 @@ import { announce, announcer, fill, h, refill, store, toast } from "../dom.js";
 import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
 import { roomSummary } from "../model/words.js";
-import { series } from "../model/replay.js";
 import { RETRY_MS } from "../net.js";
-import { roomListing } from "../replays.js";
+import { RoomRatings } from "../ratings.js";
 import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showInvite, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
 import { RaceView } from "../views/race.js";
+import { offerNews } from "../views/series.js";
 import { TUTORIAL_KEY, WELCOMED_KEY } from "./howto.js";
 
 const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
@@ -62,9 +62,11 @@ class RoomPage {
     }));
     const act = { play: (text) => seat.play(text) };
     for (const name of ["shuffle", "hint", "undo", "restart", "resign", "end", "rematch", "leave"]) act[name] = () => seat[name]();
+    act.voteEnd = (vote) => seat.voteEnd(vote);
     act.rematch = () => seat.rematch();
     act.rematchGhosts = () => seat.rematch({ ghosts: true });
     act.rematchSame = (deal) => seat.rematch({ deal });
+    act.answer = (accept) => seat.answer(accept);
     this.race = new RaceView(act, () => seat.link.serverNow(), options.words);
     this.header = h("div", { class: "room-head-text" }); // (drawn again with the room)
     // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)
@@ -75,6 +77,11 @@ class RoomPage {
     // The room's news for screen readers (see model/news.js).
     this.news = announcer("presence-announce");
     this.lobbyEl = h("section", { class: "lobby", "data-testid": "lobby" });
+    this.ratings = null; // the lobby's players' ratings (seat -> rating), asked for as they change
+    this.lobbyRatings = new RoomRatings((found) => {
+      this.ratings = found;
+      if (!this.destroyed && !this.lobbyEl.hidden && this.state?.room) this.renderLobby();
+    });
     this.joinEl = h("section", { class: "join", "data-testid": "join" });
     const parts = [head, this.offer, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
@@ -103,6 +110,7 @@ class RoomPage {
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("visibilitychange", this.shownHandler);
     this.race.destroy();
+    this.lobbyRatings.stop();
     this.seat.close();
   }
 
@@ -113,6 +121,8 @@ class RoomPage {
   changed(s, before, m) {
     announce(this.news, news(before, s));
     celebrate(before, s, m);
+    const offered = offerNews(before, s);
+    if (offered) toast(offered);
     if (s.seat && !before.seat) this.joinFocused = false;
     if (s.gone !== null) clearInterval(this.ticker); // no clock any more
     this.render();
@@ -278,18 +288,6 @@ class RoomPage {
     }
   }
 
-  /** From the second round on, the lobby shows the room's series: asked for once a round. */
-  followSeries(s) {
-    const key = `${s.room.round}`;
-    if (s.room.round < 2 || this.seriesAsked === key) return;
-    this.seriesAsked = key;
-    roomListing(this.code).then((listing) => {
-      if (this.destroyed || !listing) return;
-      this.series = { key, value: series(listing) };
-      if (!this.lobbyEl.hidden) this.renderLobby();
-    });
-  }
-
   renderHeader() {
     const s = this.state;
     const head = this.options.head?.(s) ?? [
@@ -334,7 +332,7 @@ class RoomPage {
     const s = this.state;
     const now = this.seat.link.serverNow();
     this.hostAwayShown = hostAway(s, now); // (drawn again when that changes)
-    this.followSeries(s);
-    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now, series: this.series?.key === `${s.room.round}` ? this.series.value : null }));
+    this.lobbyRatings.follow(this.code, `${s.room.round} ${s.room.players.map((p) => p.seat).join(",")}`);
+    refill(this.lobbyEl, lobbyPanel(s, { send: (msg) => this.seat.sendNow(msg), now, ratings: this.ratings }));
   }
 }

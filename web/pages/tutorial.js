@@ -8,6 +8,7 @@
 
 import { announce, announcer, fill, h, NAME_KEY, store, toast, tokenKey } from "../dom.js";
 import { deviceKey } from "../device.js";
+import { errorText, t } from "../i18n.js";
 import { finishedLesson, lessonView } from "../model/lesson.js";
 import { canAct, phase } from "../model/select.js";
 import { Link } from "../net.js";
@@ -19,7 +20,7 @@ const ROOM_KEY = "crescent-race.tutorial.room";
 /** The lesson panel for state ``s``; ``again()`` starts a new tutorial. */
 function lessonPanel(s, again) {
   const view = lessonView(s.mine);
-  if (!view) return [h("h1", {}, "Learn to play"), h("p", { class: "muted" }, "Dealing the tutorial…")];
+  if (!view) return [h("h1", {}, t("tutorial.h1")), h("p", { class: "muted" }, t("tutorial.dealing"))];
   const steps = h(
     "ol",
     { class: "lesson-steps", "data-testid": "lesson-steps" },
@@ -29,21 +30,21 @@ function lessonPanel(s, again) {
   );
   const over = phase(s) === "over";
   const ends = view.won
-    ? h("p", { class: "actions lesson-next" }, h("a", { href: "/", class: "button primary", "data-testid": "lesson-race" }, "Start a race"), h("a", { href: "/daily", class: "button" }, "Try today’s deal"), h("button", { type: "button", class: "small", "data-testid": "lesson-again", onclick: again }, "Play it again"))
+    ? h("p", { class: "actions lesson-next" }, h("a", { href: "/", class: "button primary", "data-testid": "lesson-race" }, t("tutorial.race")), h("a", { href: "/daily", class: "button" }, t("tutorial.daily")), h("button", { type: "button", class: "small", "data-testid": "lesson-again", onclick: again }, t("tutorial.again")))
     : over
-      ? h("p", { class: "actions lesson-next" }, h("button", { type: "button", class: "primary", "data-testid": "lesson-again", onclick: again }, "Start again"))
+      ? h("p", { class: "actions lesson-next" }, h("button", { type: "button", class: "primary", "data-testid": "lesson-again", onclick: again }, t("tutorial.startAgain")))
       : null;
   return [
-    h("div", { class: "lesson-top" }, h("h1", {}, "Learn to play"), h("span", { class: "muted small", "data-testid": "lesson-progress" }, view.progress), steps),
+    h("div", { class: "lesson-top" }, h("h1", {}, t("tutorial.h1")), h("span", { class: "muted small", "data-testid": "lesson-progress" }, view.progress), steps),
     h(
       "section",
       { class: `lesson${view.won ? " won" : ""}`, "data-testid": "lesson", "data-step": String(view.step), "data-won": String(view.won) },
-      view.done ? h("p", { class: "lesson-done", "data-testid": "lesson-done" }, `✓ ${view.done}: done.`) : null,
+      view.done ? h("p", { class: "lesson-done", "data-testid": "lesson-done" }, `✓ ${t("tutorial.done", { title: view.done })}`) : null,
       h("h2", { "data-testid": "lesson-title" }, view.title),
       h("p", { "data-testid": "lesson-text" }, view.text),
       view.left ? h("p", { class: "muted small", "data-testid": "lesson-left" }, view.left) : null,
       ends,
-      view.won ? null : h("p", { class: "muted small" }, "Rules in full: ", h("a", { href: "/how", target: "_blank", rel: "noopener" }, "How to play", h("span", { class: "sr-only" }, " (opens in a new tab)"))),
+      view.won ? null : h("p", { class: "muted small" }, t("tutorial.rules"), " ", h("a", { href: "/how", target: "_blank", rel: "noopener" }, t("howto.link"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`))),
     ),
   ];
 }
@@ -51,14 +52,16 @@ function lessonPanel(s, again) {
 /** The tutorial's words for the room page: no clock to beat, no ranking, no rivals. */
 const WORDS = {
   side: false,
-  resign: { label: "Give up", sure: "Really give up?", title: "Give up this tutorial (you may start again)" },
+  get resign() {
+    return { label: t("tutorial.giveUp"), sure: t("tutorial.giveUpSure"), title: t("tutorial.giveUpTitle") };
+  },
   result: () => null,
   banners(s) {
     const mine = s.mine;
     let own = null;
-    if (mine?.won) own = { testid: "won-banner", kind: "won", strong: "You won!", text: " Every card is home." };
-    else if (mine?.resigned) own = { testid: "resigned-banner", kind: "lost", text: "You gave up the tutorial. Start again when you like." };
-    else if (mine?.stuck) own = { testid: "stuck-banner", kind: "stuck", strong: "Stuck:", text: " no move is left. Undo, or restart the tutorial." };
+    if (mine?.won) own = { testid: "won-banner", kind: "won", strong: t("tutorial.won"), text: ` ${t("tutorial.wonText")}` };
+    else if (mine?.resigned) own = { testid: "resigned-banner", kind: "lost", text: t("tutorial.gaveUp") };
+    else if (mine?.stuck) own = { testid: "stuck-banner", kind: "stuck", strong: t("tutorial.stuck"), text: ` ${t("tutorial.stuckText")}` };
     return { own, over: null };
   },
 };
@@ -72,7 +75,7 @@ class TutorialPage {
     store.set(TUTORIAL_KEY, "1");
     store.set(WELCOMED_KEY, "1");
     root.dataset.view = "tutorial";
-    document.title = "Learn to play · Crescent Race";
+    document.title = t("tutorial.title");
     this.holder = h("div", { class: "tutorial-room" });
     this.news = announcer("lesson-announce"); // a lesson done, and the next one, for screen readers
     fill(root, h("section", { class: "tutorial", "data-testid": "tutorial" }, this.news, this.holder));
@@ -92,7 +95,7 @@ class TutorialPage {
     this.room?.destroy();
     this.room = null;
     store.remove(ROOM_KEY);
-    fill(this.holder, h("p", { class: "muted" }, "Dealing the tutorial…"));
+    fill(this.holder, h("p", { class: "muted" }, t("tutorial.dealing")));
     this.starting?.close();
     let sent = false;
     const link = (this.starting = new Link({
@@ -112,8 +115,8 @@ class TutorialPage {
         } else if (m.type === "error") {
           this.starting = null;
           link.close();
-          toast(m.message, "error");
-          fill(this.holder, h("p", { class: "error" }, "The tutorial could not be dealt: ", m.message), h("button", { type: "button", onclick: () => this.start() }, "Try again"));
+          toast(errorText(m), "error");
+          fill(this.holder, h("p", { class: "error" }, t("tutorial.failed"), " ", errorText(m)), h("button", { type: "button", onclick: () => this.start() }, t("common.tryAgain")));
         }
       },
     }));
@@ -130,14 +133,14 @@ class TutorialPage {
       handoff,
       words: WORDS,
       head: (s) => lessonPanel(s, again),
-      waiting: "Opening your tutorial…",
-      title: "Learn to play · Crescent Race",
+      waiting: t("tutorial.opening"),
+      title: t("tutorial.title"),
       className: "tutorial-game",
       onChange: (s, before) => {
         if (page) this.guide(page);
         const done = finishedLesson(before.mine, s.mine);
         if (s.mine?.won) store.remove(ROOM_KEY); // done: the next visit deals a new one
-        if (done) announce(this.news, s.mine.lesson.won ? "You won!" : `${done}: done. Next: ${s.mine.lesson.title}.`);
+        if (done) announce(this.news, s.mine.lesson.won ? t("tutorial.won") : t("tutorial.next", { done, title: lessonView(s.mine).title }));
       },
       onError: (m) => {
         // The tutorial kept here is gone (expired, another server): deal a new one.

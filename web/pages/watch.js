@@ -1,6 +1,7 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
 import { BoardView } from "../board/board.js";
+import { t } from "../i18n.js";
 import { fitMany } from "../board/fitting.js";
 import { deviceKey } from "../device.js";
 import { announce, announcer, fill, h } from "../dom.js";
@@ -9,17 +10,13 @@ import { news } from "../model/news.js";
 import { initial, reduce } from "../model/room.js";
 import { clock, endedByTime, isAway, phase } from "../model/select.js";
 import { createStore } from "../model/store.js";
-import { count, formatMs, roomSummary, statusText } from "../model/words.js";
+import { count, endedText, formatMs, podiumTitle, roomSummary, statusText } from "../model/words.js";
 import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
 import { podium } from "../model/moments.js";
 import { podiumView } from "../views/moments.js";
 import { ReplayLinks } from "../replays.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
-
-const DELAY_WORDS = {
-  note: (late, left) => `The race reaches you ${late} s late, as it happened, so a second screen helps no player: it shows here in ${left} s.`,
-};
 
 export function watchView(root, { code }) {
   return new WatchView(root, code);
@@ -112,7 +109,7 @@ class WatchView {
     const left = d ? Math.max(0, Math.ceil((d.until - Date.now()) / 1000)) : 0;
     this.delayNote.hidden = !d || left <= 0;
     if (this.delayNote.hidden) return;
-    const text = DELAY_WORDS.note(Math.round(d.ms / 1000), left);
+    const text = t("watch.delay", { late: Math.round(d.ms / 1000), left });
     if (this.delayNote.textContent !== text) this.delayNote.textContent = text;
     this.delayNote.dataset.left = left;
   }
@@ -144,7 +141,7 @@ class WatchView {
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
     const ghosts = this.ghosts(s);
     this.ghostsShown = ghostKey(ghosts);
-    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence }), watchingLine(s.presence)];
+    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence, votes: phase(s) !== "over" }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
       parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
@@ -168,8 +165,7 @@ class WatchView {
     this.podium.hidden = !over;
     if (!over || (phase(before) === "over" && before.room?.ranking === s.room.ranking)) return;
     const top = podium(s.room);
-    const first = top.find((r) => r.place === 1);
-    fill(this.podium, h("h2", { class: "podium-title", "data-testid": "winner" }, first ? `${first.name} wins!` : "Race over"), top.length > 1 ? podiumView(top) : null);
+    fill(this.podium, h("h2", { class: "podium-title", "data-testid": "winner" }, podiumTitle(s.room.ranking)), top.length > 1 ? podiumView(top) : null);
   }
 
   renderHead() {
@@ -188,7 +184,7 @@ class WatchView {
     else if (p === "racing" && room.start_at === null) text = "Racing · the clock starts at the first move";
     else if (p === "racing") text = `Racing · ${formatMs(c.elapsed)}${c.left === null ? "" : ` · ${formatMs(c.left)} left`}`;
     else if (p === "over") {
-      text = endedByTime(room) ? "Race over: time is up" : "Race over";
+      text = endedByTime(room) ? "Race over: time is up" : endedText(room).replace(/\.$/, "");
     }
     const why = this.blind
       ? "You are racing in this room: its boards show here once your game is done."

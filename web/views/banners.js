@@ -2,8 +2,9 @@
 // race's end last. The area is live: a banner goes in only when it says something new.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { endedByTime, place } from "../model/select.js";
-import { count, finished, formatMs, ordinal } from "../model/words.js";
+import { count, endedText, finished, formatMs, ordinal } from "../model/words.js";
 
 /** A race's banners for state ``s``: {own, over}, each null or {testid, kind, strong,
  * text, tail} (the tail is changed in place, unheard). */
@@ -23,8 +24,8 @@ export function raceBanners(s) {
   const end = over && {
     testid: "over-banner",
     kind: "over",
-    strong: endedByTime(s.room) ? "Time is up: race over." : "Race over.",
-    text: at ? ` You placed ${ordinal(at)} of ${s.room.ranking.length}.` : "",
+    strong: endedByTime(s.room) ? "Time is up: race over." : endedText(s.room),
+    text: at ? ` ${t(mine && !finished(mine) ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
   };
   return { own, over: end || null };
 }

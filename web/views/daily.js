@@ -1,6 +1,7 @@
 // The daily page's parts: its head, the intro, the leaderboards, and an attempt's words.
 
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { t } from "../i18n.js";
 import { resultText, shareOrigin } from "../model/share.js";
 import { count, finished, formatMs, tellApart } from "../model/words.js";
 import { rankingTable } from "./ranking.js";
@@ -88,33 +89,31 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
   const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
   const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
-  fill(el, ranked, unverifiedList(board.unverified ?? [], me, resultHref));
+  const unverified = apartList(board.unverified ?? [], me, resultHref, { testid: "unverified", summary: (n) => `Not ranked: ${count(n, "result")} faster than a person plays`, why: (e) => e.unverified });
+  const assisted = apartList(board.assisted ?? [], me, resultHref, { testid: "assisted", summary: (n) => t("daily.assisted", { n }), why: (e) => t("daily.wonWith", { hints: count(e.hints, "count.hints") }) });
+  fill(el, ranked, assisted, unverified);
 }
 
-/** The results shown apart, never ranked: each with why the server could not take it for a
- * person's play (too fast between moves, a long run of quick moves, or faster than a floor). */
-function unverifiedList(entries, me, resultHref) {
+/** Results shown apart, never ranked: the unverified, each with why the server could not
+ * take it for a person's play (too fast between moves, a long run of quick moves, or faster
+ * than a floor), and the assisted, won with hints. */
+function apartList(entries, me, resultHref, { testid, summary, why }) {
   if (!entries.length) return null;
   const item = (e) => {
     const href = resultHref?.(e);
     const time = formatMs(e.time_ms);
     return h(
       "li",
-      { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": "unverified-entry", title: `Not ranked: ${e.unverified}` },
+      { class: `unverified-entry${e.player === me ? " me" : ""}`, "data-testid": `${testid}-entry`, title: `Not ranked: ${why(e)}` },
       h("span", { class: "name", dir: "auto" }, e.name),
       e.alias ? h("span", { class: "alias", "data-testid": "alias" }, ` ${e.alias}`) : null,
       " ",
       href ? h("a", { href }, time) : h("span", {}, time),
       ` · ${count(e.moves, "move")}`,
-      h("span", { class: "why" }, e.unverified),
+      h("span", { class: "why" }, why(e)),
     );
   };
-  return h(
-    "details",
-    { class: "unverified", "data-testid": "unverified" },
-    h("summary", {}, `Not ranked: ${count(entries.length, "result")} faster than a person plays`),
-    h("ul", {}, tellApart(entries, (e) => e.player).map(item)),
-  );
+  return h("details", { class: "unverified", "data-testid": testid }, h("summary", {}, summary(entries.length)), h("ul", {}, tellApart(entries, (e) => e.player).map(item)));
 }
 
 /** The streak and my rank today (``mine``: my entry); once I am on today's board, ``race(room)``
@@ -131,7 +130,9 @@ export function drawStanding(el, streak, mine, { leader = null, race = null } = 
       h("span", { class: "label" }, "My rank"),
       mine?.unverified
         ? ` not ranked (too fast for a person) · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
-        : mine
+        : mine?.assisted
+          ? ` ${t("daily.rankAssisted", { hints: count(mine.hints, "count.hints") })} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
+          : mine
           ? ` #${mine.rank} · ${formatMs(mine.time_ms)} · ${count(mine.moves, "move")}`
           : " not ranked today yet",
     ),
@@ -152,7 +153,8 @@ export function attemptWords(day) {
       let own = null;
       if (mine && finished(mine)) {
         const strong = ofToday() ? "You cleared today’s deal!" : `You cleared the deal of ${dateLabel(info.date)}!`;
-        const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? (info.unverified ? ` · not ranked: ${info.unverified}` : " · on the leaderboard") : " · practice"}`;
+        const standing = info.unverified ? ` · not ranked: ${info.unverified}` : mine.hints ? ` · ${t("daily.bannerAssisted", { hints: count(mine.hints, "count.hints") })}` : " · on the leaderboard";
+        const text = ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}${info.ranked ? standing : " · practice"}`;
         own = { testid: "won-banner", kind: "won", strong, text };
       } else if (mine?.resigned) {
         own = { testid: "resigned-banner", kind: "lost", text: "You gave up this attempt. Play again when you like." };
@@ -174,8 +176,10 @@ export function attemptWords(day) {
       const today = ofToday();
       const note = info.ranked
         ? s.mine?.won
-          ? `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
-          : "Ranked: your first finish of the day goes on the leaderboard."
+          ? s.mine.hints
+            ? t("daily.noteAssisted")
+            : `Ranked: your time is on ${today ? "today’s leaderboard" : `the leaderboard of ${dateLabel(info.date)}`}.`
+          : t("daily.noteRankedHints")
         : `Practice: you have finished ${today ? "today" : "that day’s deal"} already, so this one is not ranked.`;
       const path = `/watch/${info.code}`;
       const kind = info.ranked ? "ranked" : "practice";

@@ -4,8 +4,11 @@
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin, unreachable } from "../model/share.js";
+import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
-import { awayTag, seriesLine, watchingLine } from "./ranking.js";
+import { awayTag, watchingLine } from "./ranking.js";
+import { seriesPanel } from "./series.js";
+import { ratingChip } from "../ratings.js";
 import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
@@ -65,8 +68,9 @@ export function showJoinNote(form, note) {
   form.querySelector("input")?.setAttribute("aria-describedby", slot.id);
 }
 
-/** The lobby of state ``s`` at server time ``now``; ``send(msg)``. */
-export function lobbyPanel(s, { send, now, series = null }) {
+/** The lobby of state ``s`` at server time ``now``; ``send(msg)``; ``ratings``: seat ->
+ * rating (ratings.js), beside each name. */
+export function lobbyPanel(s, { send, now, ratings = null }) {
   const { room, seat, code, presence } = s;
   const disabled = s.kicked;
   const me = room.players.find((p) => p.seat === seat);
@@ -88,6 +92,7 @@ export function lobbyPanel(s, { send, now, series = null }) {
           "li",
           { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
           h("span", { class: "name", dir: "auto" }, p.name),
+          ratingChip(ratings?.get(p.seat)),
           p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
           p.seat === seat ? h("span", { class: "tag" }, "you") : null,
           awayTag(presence, p.seat, seat),
@@ -102,7 +107,8 @@ export function lobbyPanel(s, { send, now, series = null }) {
         ),
       ),
     ),
-    seriesLine(series),
+    seriesPanel(room, { me: seat }),
+    hintRule(room) ? h("p", { class: "muted lobby-hints", "data-testid": "lobby-hints", "data-hints": room.hints }, hintRule(room)) : null,
     room.ghosts?.length
       ? h(
           "p",

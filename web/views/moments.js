@@ -2,6 +2,7 @@
 // rival finishes, a buzz for a finish, and the podium at race over.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { moments } from "../model/moments.js";
 import { finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { sound } from "../sound.js";
@@ -28,7 +29,7 @@ export function celebrate(before, after, message, { toast = momentToast } = {}) 
     else if (m.kind === "refused") sound.play("refused");
     else if (m.kind === "rival") {
       sound.play("rival");
-      toast(`${m.name} finished · ${formatMs(m.ms)} · ${ordinal(m.place)}`);
+      toast(t("moment.rival", { name: m.name, time: formatMs(m.ms), place: ordinal(m.place) }));
     } else if (m.kind === "finished") {
       sound.play("finished");
       sound.buzz([90, 60, 200]);
@@ -36,16 +37,17 @@ export function celebrate(before, after, message, { toast = momentToast } = {}) 
   }
 }
 
-/** The first three on their steps: 2nd, 1st, 3rd, each with name and result. */
-export function podiumView(podium, { me = null } = {}) {
+/** The first three on their steps: 2nd, 1st, 3rd, each with name and result (``result(r)``:
+ * its words, when not a race's time or cards). */
+export function podiumView(podium, { me = null, result = null } = {}) {
   const step = (r) =>
     h(
       "li",
       { class: `step place-${r.place}${r.seat === me ? " me" : ""}`, "data-testid": "podium-step", "data-place": r.place, "data-seat": r.seat },
       h("span", { class: "who", dir: "auto", title: r.name }, r.name),
-      h("span", { class: "result" }, finished(r) ? formatMs(r.finished_ms) : `${r.cards}/${TOTAL}`),
+      h("span", { class: "result" }, result ? result(r) : finished(r) ? formatMs(r.finished_ms) : `${r.cards}/${TOTAL}`),
       h("span", { class: "block", "aria-hidden": "true" }, ordinal(r.place)),
     );
   const order = [2, 1, 3].map((n) => podium.find((r) => r.place === n)).filter(Boolean);
-  return h("ol", { class: "podium", "data-testid": "podium", "aria-label": "Podium" }, order.map(step));
+  return h("ol", { class: "podium", "data-testid": "podium", "aria-label": t("podium.label") }, order.map(step));
 }

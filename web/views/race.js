@@ -4,17 +4,19 @@
 import { BoardView } from "../board/board.js";
 import { fitOne } from "../board/fitting.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
-import { series } from "../model/replay.js";
 import { podium } from "../model/moments.js";
-import { canAct, clock, legalNow, mayEnd, phase } from "../model/select.js";
+import { canAct, clock, endVote, legalNow, mayEnd, phase } from "../model/select.js";
 import { resultText, roomLink, shareOrigin } from "../model/share.js";
-import { isOut } from "../model/words.js";
+import { isOut, podiumTitle } from "../model/words.js";
+import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
 import { podiumView } from "./moments.js";
+import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
@@ -47,10 +49,14 @@ export class RaceView {
     this.endShown = false;
     // At race over, each player's game on the record (seat -> id), once the server kept it.
     this.replays = new Map();
-    this.series = null; // the room's series, from its replay list (model/replay.js series)
-    this.replayLinks = new ReplayLinks((found, listing) => {
+    this.replayLinks = new ReplayLinks((found) => {
       this.replays = found;
-      this.series = series(listing);
+      if (this.s) this.drawSide();
+    });
+    // At race over, each player's rating and its change (seat -> rating), once rated.
+    this.ratings = new Map();
+    this.roomRatings = new RoomRatings((found) => {
+      this.ratings = found;
       if (this.s) this.drawSide();
     });
     this.board = new BoardView({ interactive: true, onMove: (text) => act.play(text) });
@@ -110,6 +116,7 @@ export class RaceView {
     this.fit.stop();
     clearTimeout(this.confirmTimer);
     this.replayLinks.stop();
+    this.roomRatings.stop();
     this.beside.removeEventListener("change", this.besideHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
   }
@@ -150,22 +157,35 @@ export class RaceView {
     const s = this.s;
     this.endShown = mayEnd(s, this.now());
     if (!this.words.side || !s.room) return;
-    if (phase(s) === "over") this.replayLinks.follow(s.code, s.room.round, s.room.ranking.filter((r) => !r.ghost).map((r) => r.seat));
-    else if (this.replays.size) {
-      this.replayLinks.stop();
-      this.replays = new Map();
+    if (phase(s) === "over") {
+      this.replayLinks.follow(s.code, s.room.round, s.room.ranking.filter((r) => !r.ghost).map((r) => r.seat));
+      if (s.room.kind === "race") this.roomRatings.follow(s.code, `${s.room.round} ${s.room.start_at}`, { rated: true });
+    } else {
+      if (this.replays.size) {
+        this.replayLinks.stop();
+        this.replays = new Map();
+      }
+      if (this.ratings.size) {
+        this.roomRatings.stop();
+        this.ratings = new Map();
+      }
     }
-    const act = { end: () => this.end(), rematch: this.act.rematch, rematchGhosts: this.act.rematchGhosts, rematchSame: this.act.rematchSame, leave: this.act.leave };
+    const { rematch, rematchGhosts, rematchSame, answer, leave, voteEnd } = this.act;
+    const act = { end: () => this.end(), voteEnd, rematch, rematchGhosts, rematchSame, answer, leave };
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
-    drawSide(this.side, s, { mayEnd: this.endShown, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, series: this.series });
+    const vote = endVote(s, this.now());
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings });
     drawRivals(this.rivals, s, ghosts);
-    drawToEnd(this.toEndEl, s, this.endShown ? () => this.toEnd() : null);
+    // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
+    const asked = vote.may && !vote.mine && vote.others.length ? t("end.asksJump", { names: vote.others.join(", "), n: vote.others.length }) : null;
+    drawToEnd(this.toEndEl, s, this.endShown || asked ? () => this.toEnd() : null, asked && !this.endShown ? asked : undefined);
   }
 
-  /** Take the player to "End the race" in the side panel (below the board on a phone). */
+  /** Take the player to "End the race" (or the vote to end it) in the side panel (below the
+   * board on a phone). */
   toEnd() {
-    const button = this.side.querySelector("[data-testid=end-race]");
+    const button = this.side.querySelector("[data-testid=end-race]") ?? this.side.querySelector("[data-testid=vote-end]");
     if (!button) return;
     button.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     button.focus({ preventScroll: true });
@@ -173,7 +193,7 @@ export class RaceView {
 
   /** The podium over the board once the race is over (shown once a round, closed by a press). */
   drawPodium(s, was) {
-    const over = phase(s) === "over" && this.words.side && (s.room?.ranking?.length ?? 0) > 1;
+    const over = phase(s) === "over" && this.words.side && ((s.room?.ranking?.length ?? 0) > 1 || !!seriesWinner(s.room, s.seat));
     if (!over) {
       this.podium.hidden = true;
       this.podiumRound = null;
@@ -181,9 +201,16 @@ export class RaceView {
     }
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
     const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
-    const first = podium(s.room).find((r) => r.place === 1);
-    const title = h("p", { class: "podium-title" }, first ? `${first.seat === s.seat ? "You win" : first.name + " wins"}!` : "Race over");
-    this.podium.replaceChildren(title, podiumView(podium(s.room), { me: s.seat }), close);
+    let title = h("p", { class: "podium-title", "data-testid": "podium-title" }, podiumTitle(s.room.ranking, s.seat));
+    let steps = podiumView(podium(s.room), { me: s.seat });
+    // The match's or the arena's end: its winner's moment, on the series' podium.
+    const champion = seriesWinner(s.room, s.seat);
+    if (champion) {
+      title = h("p", { class: "podium-title champion", "data-testid": "series-champion" }, champion);
+      steps = podiumView(seriesPodium(s.room.series), { me: s.seat, result: (r) => seriesScore(s.room.series, r) });
+      if (this.podiumRound !== s.room.round) sound.play("finished");
+    }
+    this.podium.replaceChildren(title, steps, close);
     if (this.podiumRound !== s.room.round) this.podium.hidden = false;
     this.podiumRound = s.room.round;
   }

@@ -1,9 +1,12 @@
 // Pieces shared by the pages: the players' progress, "away" tags, the ranking.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { isAway } from "../model/select.js";
-import { count, finished, formatMs, statusKey, statusText, TOTAL } from "../model/words.js";
+import { hintsNote, rankedAs } from "../model/hints.js";
+import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
+import { changeChip, ratingChip } from "../ratings.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
@@ -17,8 +20,9 @@ export function watchingLine(presence) {
 }
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
- * "away" beside a player with no open connection (from ``presence``). */
-export function progressList(players, { me = null, host = null, presence = null } = {}) {
+ * "away" beside a player with no open connection (from ``presence``); with ``votes``,
+ * "asks to end" beside a player racing who asked to end the race. */
+export function progressList(players, { me = null, host = null, presence = null, votes = false } = {}) {
   const tag = (text) => h("span", { class: "tag" }, text);
   const row = (p) => {
     const status = statusKey(p);
@@ -33,13 +37,14 @@ export function progressList(players, { me = null, host = null, presence = null 
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
         h("span", { "data-testid": "moves" }, count(p.moves, "move")),
+        p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
     );
@@ -48,23 +53,37 @@ export function progressList(players, { me = null, host = null, presence = null 
 }
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
- * where a row's result links to (its replay), or null. */
-export function rankingTable(ranking, { me = null, resultHref = null } = {}) {
+ * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
+ * change in this race (ratings.js), a column of its own once there are some. */
+export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
+  const rated = !!ratings?.size;
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"));
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), rated ? h("th", {}, t("rating.column")) : null);
+  const rating = (r) => {
+    const found = ratings.get(r.seat);
+    return h("td", { class: "rating-cell", "data-testid": "ranking-rating" }, found ? [ratingChip(found), " ", changeChip(found)] : null);
+  };
   const row = (r) =>
     h(
       "tr",
-      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, class: r.seat === me ? "me" : null },
+      { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
       h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), r.resigned ? h("span", { class: "why" }, " (resigned)") : ""])),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
+      rated ? rating(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
+}
+
+/** Beside a result, its hints: "+30 s, 2 hints" (ranked as the time with them), or nothing. */
+function hintsCell(r) {
+  const note = hintsNote(r);
+  if (!note) return null;
+  return h("span", { class: "hints-note", "data-testid": "result-hints", title: rankedAs(r) }, ` ${note}`);
 }
 
 /** Under the ranking, once the server has kept them (``replays``: seat -> record id): each
@@ -79,12 +98,4 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
     });
   const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, "Watch the race again") : null;
   return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, "Replays"), h("ul", {}, links), all);
-}
-
-/** The room's series so far (``series`` of model/replay.js): each player's wins and best time. */
-export function seriesLine(s) {
-  if (!s || s.rounds < 1 || !s.players.length) return null;
-  const part = (p) => [h("span", { class: "name", dir: "auto" }, p.name), ` ${count(p.wins, "win")}${p.best_ms !== null ? ` (best ${formatMs(p.best_ms)})` : ""}`];
-  const parts = s.players.map((p, i) => [i ? " · " : "", part(p)]);
-  return h("p", { class: "muted small series", "data-testid": "series", "data-rounds": s.rounds }, `Series, ${count(s.rounds, "round")}: `, parts);
 }

@@ -2,6 +2,7 @@
 // browser has one, else copies; the room's link with its QR code for the lobby.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 const SAID_MS = 2000; // how long the button says what it did
 
@@ -48,12 +49,7 @@ export function shareButton({ testid, label, copyLabel = label, data, fallback =
   return button;
 }
 
-const LOOPBACK_WORDS = {
-  title: "Friends can't open this link yet",
-  body: "The server listens on this computer only, so the link works here alone. To race friends on your network, restart it with",
-  command: ".ci/serve --host 0.0.0.0",
-  after: "and open the address it prints (or set SHARE_ORIGIN).",
-};
+const LOOPBACK_FIX = ".ci/serve --host 0.0.0.0";
 
 /** The room's link to share: the address, a share (or copy) button, and its QR code for a
  * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). ``unreachable``:
@@ -68,15 +64,14 @@ export function roomShare({ url, code, unreachable = false }) {
     fallback: () => input.select(),
   });
   if (unreachable) {
-    const w = LOOPBACK_WORDS;
     return h(
       "div",
       { class: "share-block loopback", "data-testid": "share-loopback" },
       h(
         "div",
         { class: "share-text" },
-        h("p", {}, h("strong", {}, w.title)),
-        h("p", { class: "small" }, w.body, " ", h("code", { class: "command", "data-testid": "loopback-fix" }, w.command), " ", w.after),
+        h("p", {}, h("strong", {}, t("loopback.title"))),
+        h("p", { class: "small" }, t("loopback.body"), " ", h("code", { class: "command", "data-testid": "loopback-fix" }, LOOPBACK_FIX), " ", t("loopback.after")),
         h("div", { class: "share" }, input, button),
       ),
     );

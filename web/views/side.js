@@ -1,24 +1,26 @@
 // The race's side panel, and the rivals' line above the board (for phones).
 
 import { fill, h, refill } from "../dom.js";
+import { t } from "../i18n.js";
 import { isAway, phase, rivals } from "../model/select.js";
-import { statusText } from "../model/words.js";
-import { progressList, rankingTable, replayLinks, seriesLine, watchingLine } from "./ranking.js";
+import { statusText, voteText } from "../model/words.js";
+import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
+import { offerPanel, seriesPanel } from "./series.js";
 
-/** The side panel of state ``s``; ``act``: end, rematch; ``share``: "Share my result";
- * ``replays``: the round's games on the record, seat -> id; ``ghosts``: the room's ghosts
- * as they stand now (model/ghosts.js). */
-export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays = new Map(), ghosts = [], series = null }) {
+/** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch, rematchSame,
+ * rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the round's games
+ * on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
+ * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
+ * ``ratings``: seat -> rating and its change (ratings.js). */
+export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null }) {
   const room = s.room;
-  const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence }), watchingLine(s.presence)];
+  const live = phase(s) !== "over";
+  const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat }), seriesLine(series), replayLinks(room.ranking, replays, { me: s.seat }));
-    // Anyone may start it (the host may have gone), and hosts it.
-    const primary = room.host === s.seat ? "primary" : null;
-    parts.push(h("button", { type: "button", class: primary, "data-testid": "rematch", onclick: act.rematch }, "Rematch (new deal)"));
-    if (typeof room.deal === "number" && act.rematchSame) parts.push(h("button", { type: "button", "data-testid": "rematch-same", onclick: () => act.rematchSame(room.deal) }, "Same deal again"));
-    // The same deal against this round's games, once the server has kept them.
-    if (replays.size && act.rematchGhosts) parts.push(h("button", { type: "button", "data-testid": "rematch-ghosts", onclick: act.rematchGhosts }, "Race the ghosts (same deal)"));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    // The next round is an offer: anyone may make it, everyone still here answers it.
+    const away = (seat) => isAway(s.presence, seat);
+    parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
     if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, "Leave the room"));
@@ -26,8 +28,9 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   if (mayEnd) {
     const sure = confirming === "end";
     const attrs = { type: "button", class: sure ? "confirm" : null, "data-testid": "end-race", onclick: act.end };
-    parts.push(h("button", attrs, sure ? "Really end it for everyone?" : "End the race"));
+    parts.push(h("button", attrs, t(sure ? "end.really" : "end.end")));
   }
+  if (vote && live) parts.push(voteBlock(vote, act));
   // In a new tab: here, this page would leave the seat.
   const link = { href: `/watch/${s.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" };
   const spectate = h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"));
@@ -38,10 +41,20 @@ export function drawSide(el, s, { mayEnd, confirming, act, share = null, replays
   el.dataset.phase = phase(s);
 }
 
+/** The vote to end the race: who asked, and this player's button to ask, agree or withdraw. */
+function voteBlock(vote, act) {
+  const said = voteText(vote);
+  const line = said ? h("p", { class: "end-vote small", "data-testid": "end-vote", "aria-live": "polite" }, said) : null;
+  if (!vote.may || !act.voteEnd) return line;
+  const label = t(vote.mine ? "end.withdraw" : vote.others.length ? "end.agree" : "end.ask");
+  const attrs = { type: "button", class: vote.mine ? "small" : null, "data-testid": "vote-end", "data-asked": vote.mine ? "true" : "false", onclick: () => act.voteEnd(!vote.mine) };
+  return h("div", { class: "end-vote-block" }, line, h("button", attrs, label));
+}
+
 /** Above the board on a phone, where the side panel is below it: with ``toEnd``, a button
- * that takes the player to "End the race" there. */
-export function drawToEnd(el, s, toEnd) {
-  fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, "End the race ↓") : null);
+ * that takes the player to "End the race" there (``label``: what it says). */
+export function drawToEnd(el, s, toEnd, label = t("end.jump")) {
+  fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, label) : null);
 }
 
 export function drawRivals(el, s, ghosts = []) {

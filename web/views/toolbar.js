@@ -1,7 +1,7 @@
 // The race's toolbar (the clock, the counts, the hint's words, the tools) and the keys' list.
 
 import { h } from "../dom.js";
-import { describeMove } from "../model/cards.js";
+import { hintButton, hintText as hintWords } from "../model/hints.js";
 import { tools } from "../model/select.js";
 import { formatMs } from "../model/words.js";
 
@@ -45,16 +45,21 @@ export function toolbar(act, resign = RESIGN) {
       b.shuffle.disabled = !t.shuffle;
       b.shuffle.classList.toggle("hint", t.shuffleHinted);
       b.hint.disabled = !t.hint;
+      const costs = hintButton(s.room);
+      text(b.hint, costs.label);
+      b.hint.title = costs.title;
+      b.hint.hidden = costs.off;
       b.undo.disabled = !t.undo;
+      b.undo.classList.toggle("hint", t.undoHinted);
       b.restart.disabled = !t.restart;
       b.resign.disabled = !t.resign;
       for (const [name, label, sure] of [["restart", "Restart", "Really restart?"], ["resign", resign.label, resign.sure]]) {
         text(b[name], confirming === name ? sure : label);
         b[name].classList.toggle("confirm", confirming === name);
       }
-      const move = s.hint?.move;
-      text(hintText, !s.hint ? "" : move ? `Hint: ${describeMove(s.mine.board, move)}` : "No legal move is left.");
-      hintText.dataset.move = move || "";
+      text(hintText, hintWords(s.hint, s.mine?.board));
+      hintText.dataset.move = s.hint?.move || "";
+      hintText.dataset.wayOut = s.hint && s.hint.progress === false ? s.hint.way_out || "none" : "";
       if (s.mine) {
         text(moves, String(s.mine.moves));
         text(cards, `${s.mine.cards}/104`);
