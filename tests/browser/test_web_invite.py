@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_web_client import create_room, join_room
 from tests.support.processes import Server
+from tests.support.rooms import create_room, join_room
 from tests.support.web import Browsing
 
 pytestmark = pytest.mark.browser
