@@ -9,6 +9,7 @@
 const CH = 1.4; // a card's height
 const GAP = 0.14; // between piles, and the board's padding
 const FAN = CH + 6 * 0.26 * CH; // a pile's height: a card and six steps of its fan
+const FAN_WIDE = CH + 5 * 0.26 * CH; // ... on the wide board, five (the deal's six cards)
 const SIDE = 0.3; // between the wide board's foundations and its piles
 const LINE_PX = 12.5; // a foundation's label or count line at its least (10 px type)
 const LINE = 0.2625; // ... and as a share of cw (0.21 cw type, 1.25 line height)
@@ -29,7 +30,7 @@ function foundation(cw) {
 export function boardSize(cw, shape) {
   const gap = GAP * cw;
   const rows = 8 * cw + 7 * gap; // a row of 8 piles
-  const fans = 2 * FAN * cw;
+  const fans = 2 * (shape === "wide" ? FAN_WIDE : FAN) * cw;
   const foundations = 2 * foundation(cw) + 0.6 * gap; // two rows (or two of a 2x2)
   if (shape === "wide") {
     return {
