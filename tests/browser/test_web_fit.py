@@ -105,6 +105,11 @@ def shot(tab: Tab, size: str, view: str) -> None:
     tab.page.screenshot(path=str(folder / f"{view}.png"))
 
 
+def settle(tab: Tab) -> None:
+    """Two frames: the page laid out again for a window just resized (boards sized)."""
+    tab.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def measure(tab: Tab, selector: str, size: str, view: str, problems: list[str]) -> list[dict[str, Any]]:
     # (a frame for the boards to be sized to the window just set)
     tab.page.wait_for_function(
@@ -149,11 +154,13 @@ def test_every_board_of_every_view_fits_the_screen(browsing: Browsing, server: S
         before = {}
         for size, viewport in SIZES.items():
             ann.page.set_viewport_size(viewport)
+            settle(ann)
             before[size] = ann.page.evaluate(TOOLS_JS)
         ann.page.get_by_test_id("hint").click()
         expect(ann.page.get_by_test_id("hint-text")).not_to_be_empty()
         for size, viewport in SIZES.items():
             ann.page.set_viewport_size(viewport)
+            settle(ann)
             if ann.page.evaluate(TOOLS_JS) != before[size]:
                 problems.append(f"at {size} the hint moved the tools: {before[size]} -> {ann.page.evaluate(TOOLS_JS)}")
             shot(ann, size, "hint")

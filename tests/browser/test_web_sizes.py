@@ -232,8 +232,9 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     broken = page.evaluate(RESULTS_BROKEN_JS)
     if broken:
         problems.append(f"over at {size}: results broken over lines: {broken}")
-    # (Where the banners are above the board, on a phone, it gives them a little room.)
-    if card_width(alice) < 0.9 * racing:
+    # (Where the banners are above the board, on a phone, it gives them room: all of it stays
+    # on the screen.)
+    if card_width(alice) < 0.8 * racing:
         problems.append(f"the board shrank from {racing} to {card_width(alice)} px cards when the banners came")
 
     winner = watcher.page.get_by_test_id("winner")
@@ -251,6 +252,6 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     assert_fills(daily, size, "daily", problems)
     # The daily page's board is nearly as big as the race's (it has no rivals beside it, but
     # its attempt's notes above it, and all of it is on the screen).
-    if card_width(daily) < 0.85 * racing:
+    if card_width(daily) < 0.8 * racing:
         problems.append(f"daily cards {card_width(daily)} px, race cards {racing} px")
     assert not problems, "\n".join(problems)
