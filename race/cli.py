@@ -18,6 +18,7 @@ COMMANDS = [
     "race.commands.serve",
     "race.commands.bench",
     "race.commands.bench_records",
+    "race.commands.bench_coach",
     "race.commands.bench_store",
     "race.commands.transfer",
     "race.commands.ratings",

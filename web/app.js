@@ -34,8 +34,16 @@ linkStatus.addEventListener("status", ({ detail }) => {
 // resumes where it was, as after any reload.
 document.documentElement.lang = lang();
 const langSwitch = document.querySelector("[data-testid=lang]");
-langSwitch.replaceChildren(...LANGUAGES.map(({ code, name }) => new Option(name, code, false, code === lang())));
-langSwitch.querySelectorAll("option").forEach((o) => (o.lang = o.value));
+// Each language by its short code ("EN", "ES": the bar has no room for more on a phone),
+// named in itself for screen readers and on hover.
+langSwitch.replaceChildren(
+  ...LANGUAGES.map(({ code, name }) => {
+    const option = new Option(code.toUpperCase(), code, false, code === lang());
+    Object.assign(option, { lang: code, title: name });
+    option.setAttribute("aria-label", name);
+    return option;
+  }),
+);
 langSwitch.value = lang();
 langSwitch.setAttribute("aria-label", t("top.language"));
 langSwitch.title = t("top.language");

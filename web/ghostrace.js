@@ -3,6 +3,7 @@
 
 import { deviceKey } from "./device.js";
 import { store, toast, tokenKey } from "./dom.js";
+import { errorText } from "./i18n.js";
 import { Link } from "./net.js";
 
 /** Create the race against ``ids`` as ``name`` and go to it; ``token``: the daily player's
@@ -18,7 +19,7 @@ export function raceGhosts({ name, ids, token = null, navigate, done = () => {} 
         store.set(tokenKey(m.room.code), m.token);
         navigate(`/r/${m.room.code}`, { link, joined: m });
       } else if (m.type === "error") {
-        toast(m.message, "error");
+        toast(errorText(m), "error");
         link.close();
         done();
       }

@@ -96,6 +96,17 @@ export function relativeText(ms, now = Date.now()) {
   return "";
 }
 
+/** A past day ("2026-12-01", UTC) as a reader says it: "today", "yesterday", "3 days ago"
+ * ("hoy", "ayer", "hace 3 días") within a week of ``now``, else the day itself. */
+export function dayAgo(iso, now = Date.now()) {
+  const day = Date.parse(`${iso}T00:00:00Z`);
+  if (Number.isNaN(day)) return String(iso);
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
+  const days = Math.round((today - day) / 86_400_000);
+  if (days < 0 || days > 6) return dayText(iso);
+  return cached("relative", () => new Intl.RelativeTimeFormat(state.lang, { numeric: "auto" })).format(-days, "day");
+}
+
 /** A list in words: "Ann, Bob and Cy" / "Ann, Bob y Cy". */
 export function listText(items) {
   return cached("list", () => new Intl.ListFormat(state.lang, { style: "long", type: "conjunction" })).format(items.map(String));
@@ -127,9 +138,11 @@ export function t(key, params = {}) {
 }
 
 /** The words of a server's error ``{code, message}``: the catalogue's for its code (with the
- * error's own fields as parameters), else the server's English message. */
+ * error's own fields as parameters; ``error.CODE.REASON`` for an error with a ``reason``),
+ * else the server's English message. */
 export function errorText(error) {
   if (!error) return "";
+  if (error.reason && has(`error.${error.code}.${error.reason}`)) return t(`error.${error.code}.${error.reason}`, error);
   const key = `error.${error.code}`;
   return has(key) ? t(key, error) : error.message || t("error.internal");
 }

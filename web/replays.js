@@ -2,7 +2,9 @@
 // for the race-over view's links. (The server puts a race's games on the record just after
 // it says the race is over, so a round's list may take a moment to fill.)
 
-import { store } from "./dom.js";
+import { h, store } from "./dom.js";
+import { t } from "./i18n.js";
+import { summaryText } from "./model/coach.js";
 import { roundReplays } from "./model/replay.js";
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
@@ -25,11 +27,11 @@ export async function fetchReplay(id, { signal } = {}) {
     response = await fetch(`/api/replays/${encodeURIComponent(id)}`, { signal, headers: recordHeaders() });
   } catch (err) {
     if (err.name === "AbortError") throw err;
-    throw new Error("The server could not be reached. Check the connection and try again.");
+    throw new Error(t("replay.unreachable"));
   }
-  if (response.status === 404) throw new Error("This game is not on the record (games are kept for a few weeks; it may have expired).");
-  if (response.status === 403) throw new Error((await response.json()).error);
-  if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}). Try again in a moment.`);
+  if (response.status === 404) throw new Error(t("replay.notKept"));
+  if (response.status === 403) throw new Error(t("replay.keptBack"));
+  if (!response.ok) throw new Error(t("replay.failed", { status: response.status }));
   return response.json();
 }
 
@@ -91,4 +93,42 @@ export class ReplayLinks {
     this.abort?.abort();
     this.key = null;
   }
+}
+
+const ANALYSES = new Map(); // record id -> the promise of its analysis (done, or given up on)
+const ANALYSIS_WAITS_MS = [500, 1000, 2000, 3000, 5000, 5000, 8000, 8000, 13000];
+
+/** A game's analysis (``GET /api/replays/ID/analysis``), asked again while the server says it
+ * is computing (about a minute in all); null when there is none to have. Asked once per page. */
+export function fetchAnalysis(id) {
+  if (!ANALYSES.has(id)) {
+    ANALYSES.set(
+      id,
+      (async () => {
+        for (const wait of [0, ...ANALYSIS_WAITS_MS]) {
+          if (wait) await new Promise((done) => setTimeout(done, wait));
+          try {
+            const response = await fetch(`/api/replays/${encodeURIComponent(id)}/analysis`, { headers: recordHeaders() });
+            if (!response.ok) return null;
+            const view = await response.json();
+            if (view.status !== "computing") return view;
+          } catch {
+            return null;
+          }
+        }
+        return null;
+      })(),
+    );
+  }
+  return ANALYSES.get(id);
+}
+
+/** An element that fills with the game's analysis in a sentence once the server has it. */
+export function analysisNote(id, moves, attrs = {}) {
+  const el = h("span", { class: "coach-note muted small", "data-testid": "coach-note", "data-id": id, ...attrs });
+  fetchAnalysis(id).then((view) => {
+    const text = summaryText(view, moves);
+    if (text) el.textContent = text;
+  });
+  return el;
 }

@@ -2,8 +2,8 @@
 
 ``export`` writes everything the SQLite store keeps that outlives a process: the rooms with
 their documents and versions (seats, tokens, undo histories, daily players and their streaks,
-each day's deal and the daily secret), the leaderboards, the games on the record with their
-listings (rooms' rounds, ``/me``), and the live rooms' listing. Not presence, allowances or
+each day's deal and the daily secret, the ratings among friends), the leaderboards, the games
+on the record with their listings (rooms' rounds, ``/me``), and the live rooms' listing. Not presence, allowances or
 the documents' logs, which only matter while a process runs. It reads the file beside a
 running server, in one transaction: a consistent copy, a backup at any time.
 

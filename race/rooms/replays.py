@@ -78,6 +78,21 @@ def line_view(game: Game, moves: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def move_parts(game: Game, move: str) -> dict[str, str]:
+    """What ``move`` does in ``game``'s position, for words: the card that moves (``card``) and
+    where to (``to``: a foundation key, or a pile's key ``p3`` with the card it goes onto in
+    ``onto``); ``{"to": "shuffle"}`` for the shuffle."""
+    if move == "shuffle":
+        return {"to": "shuffle"}
+    source, target = move.split(">")
+    b = board(game)
+    card = b["piles"][int(source[1:])][-1] if source[0] == "p" else b["foundations"][source]["top"]
+    parts = {"card": card, "to": target}
+    if target[0] == "p":
+        parts["onto"] = b["piles"][int(target[1:])][-1]
+    return parts
+
+
 def replay_result(record: Record) -> dict[str, Any]:
     """How the game on the record ended: its ``moves`` as the ranking counted them (the
     moves played, undone or not; counted from its actions, for a record kept when its

@@ -9,8 +9,9 @@ match's target or the arena's last round is over; the next rematch then starts a
 of the same format.
 
 A round's **winner** is a player in first place who finished the deal (a solo round won
-counts; a race nobody finished has no winner). Rounds are folded into :attr:`Series.played`
-when the next one opens; while a round is over and the next not yet open, the views add it
+counts; a race nobody finished has no winner). Each round is folded into the series'
+running totals (:attr:`Series.totals`; the room's meta stays the same size however many
+rounds an open series plays) when the next one opens; while a round is over and the next not yet open, the views add it
 (``current``), so the standings are always those of every round over.
 
 The next round opens by an **offer**: a player proposes (a new deal, a chosen deal, or the
@@ -22,7 +23,7 @@ their own yes. One "no" withdraws the offer, and the room says who declined.
 >>> r1 = Played(round=1, rows=[Placed("s1", "Ann", 1, True), Placed("s2", "Bob", 2, False)])
 >>> [(row["name"], row["wins"]) for row in standings(s, r1)]
 [('Ann', 1), ('Bob', 0)]
->>> complete(s, r1), complete(Series(format=Format.MATCH, target=2, played=[r1]), r1)
+>>> complete(s, r1), complete(fold(s, r1), r1)
 (False, True)
 """
 
@@ -77,15 +78,29 @@ class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
         return (self.deal, self.ghosts) == (deal, ghosts)
 
 
+class Total(msgspec.Struct, array_like=True):
+    """One player's running total over the rounds folded into a series."""
+
+    seat: str
+    name: str
+    wins: int = 0
+    points: int = 0
+    rounds: int = 0
+    device: str = ""  # (never shown)
+
+
 class Series(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The room's series: format, target or rounds, the room round it began at, the
-    rounds played, the offer standing, and the seat whose "no" withdrew the last offer."""
+    """The room's series: format, target or rounds, the room round it began at, how many
+    rounds are folded into its ``totals`` and the ``last`` of them, the offer standing, and
+    the seat whose "no" withdrew the last offer."""
 
     format: Format = Format.OPEN
     target: int = 0
     rounds: int = 0
     first: int = 1
-    played: list[Played] = msgspec.field(default_factory=list)
+    folded: int = 0
+    totals: list[Total] = msgspec.field(default_factory=list)
+    last: Played | None = None
     offer: Offer | None = None
     declined: str | None = None
 
@@ -111,9 +126,19 @@ def round_over(number: int, ranking: Iterable[dict[str, Any]], devices: dict[str
     return Played(round=number, rows=rows)
 
 
-def rounds_of(series: Series, current: Played | None) -> list[Played]:
-    """The rounds over in the series: those played, and ``current`` (the round just over)."""
-    return [*series.played, *([current] if current is not None else [])]
+def rounds_over(series: Series, current: Played | None) -> int:
+    """How many rounds of the series are over: those folded, and ``current`` (just over)."""
+    return series.folded + (current is not None)
+
+
+def fold(series: Series, current: Played) -> Series:
+    """``series`` with the round ``current`` folded into its totals (and its ``last``)."""
+    totals = {t.seat: msgspec.structs.replace(t) for t in series.totals}
+    for p in current.rows:
+        t = totals.setdefault(p.seat, Total(p.seat, p.name))
+        t.name, t.wins, t.points, t.rounds = p.name, t.wins + p.won, t.points + points(p.place), t.rounds + 1
+        t.device = p.device or t.device
+    return msgspec.structs.replace(series, folded=series.folded + 1, totals=list(totals.values()), last=current)
 
 
 def standings(series: Series, current: Played | None, seated: Sequence[tuple[str, str]] = ()) -> list[dict[str, Any]]:
@@ -122,13 +147,8 @@ def standings(series: Series, current: Played | None, seated: Sequence[tuple[str
     listed with nothing yet when they have played no round (a late joiner). A match and an
     open series order by wins, then points; an arena by points, then wins; then seat order."""
     rows: dict[str, dict[str, Any]] = {}
-    for played in rounds_of(series, current):
-        for p in played.rows:
-            row = rows.setdefault(p.seat, {"seat": p.seat, "name": p.name, "wins": 0, "points": 0, "rounds": 0})
-            row["name"] = p.name
-            row["wins"] += p.won
-            row["points"] += points(p.place)
-            row["rounds"] += 1
+    for t in (fold(series, current) if current is not None else series).totals:
+        rows[t.seat] = {"seat": t.seat, "name": t.name, "wins": t.wins, "points": t.points, "rounds": t.rounds}
     for sid, name in seated:
         row = rows.setdefault(sid, {"seat": sid, "name": name, "wins": 0, "points": 0, "rounds": 0})
         row["name"] = name
@@ -150,7 +170,7 @@ def complete(series: Series, current: Played | None) -> bool:
     if series.format is Format.MATCH:
         return any(r["wins"] >= series.target for r in standings(series, current))
     if series.format is Format.ARENA:
-        return len(rounds_of(series, current)) >= series.rounds
+        return rounds_over(series, current) >= series.rounds
     return False
 
 
@@ -167,13 +187,7 @@ def next_round(series: Series, current: Played) -> Series:
     series, or a new one of the same format when this one is complete."""
     if complete(series, current):
         return Series(format=series.format, target=series.target, rounds=series.rounds, first=current.round + 1)
-    return Series(
-        format=series.format,
-        target=series.target,
-        rounds=series.rounds,
-        first=series.first,
-        played=[*series.played, current],
-    )
+    return msgspec.structs.replace(fold(series, current), offer=None, declined=None)
 
 
 def waiting_for(offer: Offer, seats: Iterable[str], away: Iterable[str]) -> list[str]:
@@ -190,7 +204,7 @@ def view(series: Series, current: Played | None, room_round: int, seated: Sequen
     out: dict[str, Any] = {
         "format": series.format,
         "round": room_round - series.first + 1,
-        "rounds_over": len(rounds_of(series, current)),
+        "rounds_over": rounds_over(series, current),
         "standings": standings(series, current, seated),
         "complete": complete(series, current),
         "winners": winners(series, current),
@@ -200,9 +214,9 @@ def view(series: Series, current: Played | None, room_round: int, seated: Sequen
     if series.format is Format.ARENA:
         out["rounds"] = series.rounds
         out["points"] = list(ROUND_POINTS)
-        over = rounds_of(series, current)
+        last = current or series.last
         out["last"] = [
-            {"seat": p.seat, "place": p.place, "points": points(p.place)} for p in (over[-1].rows if over else [])
+            {"seat": p.seat, "place": p.place, "points": points(p.place)} for p in (last.rows if last else [])
         ]
     if series.offer is not None:
         o = series.offer
@@ -248,9 +262,7 @@ def series_result(series: Series, current: Played, room: str, ended: int) -> Ser
     does not complete one."""
     if series.format is Format.OPEN or not complete(series, current):
         return None
-    devices: dict[str, str] = {}
-    for played in rounds_of(series, current):
-        devices.update((p.seat, p.device) for p in played.rows if p.device)
+    devices = {t.seat: t.device for t in fold(series, current).totals}
     lines = [
         Standing(
             **{k: r[k] for k in ("seat", "name", "place", "wins", "points", "rounds")},

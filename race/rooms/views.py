@@ -22,6 +22,7 @@ import msgspec
 
 from race.engine import Game
 from race.rooms import hints, series, tutorial
+from race.rooms.away import ends_from, host_from
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms.model import (
     META,
@@ -31,7 +32,6 @@ from race.rooms.model import (
     Seat,
     board,
     ended_by,
-    ends_from,
     is_done,
     phase,
     progress,
@@ -251,10 +251,15 @@ def presence_view(
 
 def with_end_from(view: dict[str, Any], docs: dict[str, Doc], now: int, away_ms: int) -> bool:
     """Add to a room's ``presence`` message (:func:`presence_view`) its ``end_from``: for each
-    player, from when they may end the race alone (:func:`race.rooms.model.end_from`), or
-    ``None`` outside a race; ``docs`` are the room's documents at server time ``now``. False
-    when there is no such room (it expired, unused for the store's ttl)."""
+    player, from when they may end the race alone (:func:`race.rooms.away.end_from`), or
+    ``None`` outside a race; and its ``host_from``: in the lobby, from when a player here may
+    act as the host who went (:func:`race.rooms.away.host_from`), else ``None``. ``docs`` are
+    the room's documents at server time ``now``. False when there is no such room (it
+    expired, unused for the store's ttl)."""
     meta = META.decode(docs["meta"].data) if "meta" in docs else None
+    in_lobby = meta is not None and phase(meta, now) == "lobby"
+    here, since = set(view["here"]), view["away_since"]
+    view["host_from"] = host_from(meta.host, here, since, away_ms) if meta is not None and in_lobby else None
     if meta is None or phase(meta, now) not in ("racing", "countdown"):
         view["end_from"] = None
         return meta is not None

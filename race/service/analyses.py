@@ -25,9 +25,10 @@ from typing import Any, Protocol
 import msgspec
 
 from race.engine import Game
-from race.rooms.record import Record, decode, kept_back
+from race.rooms.record import Record, decode, kept_back, steps
+from race.rooms.replays import move_parts
 from race.service.workers import stop_pool, worker_pool
-from race.solver.coach import Limits, analyse
+from race.solver.coach import Limits, analyse, expand, shortened
 from race.store import Records, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,25 @@ def analysis_of(data: str, limits: Limits) -> str:
     started = time.process_time()
     analysis = analyse(Game.deal(record.deal, record.difficulty), record.acts, limits)
     cpu_ms = int((time.process_time() - started) * 1000)
-    return msgspec.json.encode({"status": "done", **analysis.as_dict(), "cpu_ms": cpu_ms}).decode()
+    view = {"status": "done", **analysis.as_dict(), "cpu_ms": cpu_ms}
+    if view["slip"] is not None:
+        view["slip"] = {**view["slip"], **slip_words(record, view["steps"], view["slip"]["step"])}
+    return msgspec.json.encode(view).decode()
+
+
+def slip_words(record: Record, stored: list[dict[str, Any]], k: int) -> dict[str, Any]:
+    """The slip's move (``played``) and the solver's first move from there (``better``) as
+    :func:`race.rooms.replays.move_parts` says them, for the words of a summary."""
+    game = Game.deal(record.deal, record.difficulty)
+    for step in steps(record):
+        if step.number > k:
+            break
+        game = step.game.copy()
+    line = shortened(game, expand(stored, k))
+    out: dict[str, Any] = {"played": move_parts(game, record.acts[k])}
+    if line:
+        out["better"] = move_parts(game, line[0])
+    return out
 
 
 class Analyses:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from race.engine import Game
+from race.rooms.away import end_from, still_here, vote_carries
 from race.rooms.errors import Refused
 from race.rooms.events import RaceOver
 from race.rooms.ghosts import GHOSTS, ghost_results
@@ -20,14 +21,11 @@ from race.rooms.model import (
     Seat,
     Status,
     board,
-    end_from,
     is_done,
     not_out,
     phase,
     progress,
     seat_key,
-    still_here,
-    vote_carries,
 )
 from race.rooms.views import player_message, presence_view, room_message, seats_of, state_view, with_end_from
 from race.service.repo import Change, Room, Rooms, dump, gone
@@ -47,7 +45,7 @@ class Ending:
     def __init__(self, rooms: Rooms, *, clock: Callable[[], int], host_away_ms: int) -> None:
         self.rooms, self.clock = rooms, clock
         #: How long a player must have been away before the others may end the race
-        #: without them (see :func:`race.rooms.model.end_from`).
+        #: without them (see :func:`race.rooms.away.end_from`).
         self.host_away_ms = host_away_ms
 
     async def end_if_done(self, code: str, *, by: Ended | None = None) -> bool:
@@ -130,7 +128,7 @@ class Ending:
     async def vote(self, session: Session, msg: p.VoteEnd) -> list[dict[str, Any]]:
         """A player still racing asks to end the race (or, ``vote`` false, no longer asks):
         their seat says so (``end_vote``) to everyone, and the race ends once every player
-        still racing who counts as here (see :func:`race.rooms.model.still_here`) asks. A
+        still racing who counts as here (see :func:`race.rooms.away.still_here`) asks. A
         vote lasts until its player moves, undoes or restarts (they play on), goes out of
         the race, or withdraws it. Reply: the player's ``state``; the others get ``player``
         (or the ``room`` of the race over)."""

@@ -14,6 +14,7 @@ the hint already shown since the player's last action (see :mod:`race.rooms.hint
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections import OrderedDict
@@ -38,6 +39,7 @@ log = logging.getLogger("race.service")
 
 
 TRAILS = 256  # the games (a seat's round) whose replay a process keeps for their next hint
+REPLAY_STEP = 500  # actions replayed at a time (about 2 ms), the process's other work between
 #: A game: its room's code and creation time (a code may be used again once its room is
 #: gone), the seat, the round.
 GameKey = tuple[str, int, str, int]
@@ -120,7 +122,11 @@ class Hints:
             if trail is None or trail.actions > done:
                 trail = Trail(meta.deal, meta.difficulty)
             try:
-                trail.extend(await self._actions_since(room.code, seat, trail.actions))
+                actions = await self._actions_since(room.code, seat, trail.actions)
+                for i in range(0, len(actions), REPLAY_STEP):  # a long game: the others' turns between
+                    if i:
+                        await asyncio.sleep(0)
+                    trail.extend(actions[i : i + REPLAY_STEP])
             except ValueError as exc:  # (the engine's errors, a missing document)
                 log.error("room %s: %s's actions do not replay: %s", room.code, room.sid, exc)
                 continue

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from race.rooms.away import host_from
 from race.rooms.errors import Refused
 from race.rooms.events import Event, Timed, Unlisted
 from race.rooms.model import (
@@ -227,9 +228,12 @@ def _act_as_host(meta: Meta, seat: str, here: Here | None, now: int, refusal: st
     if meta.host == seat:
         return
     seats, since = here or (set(), {})
-    if here is None or meta.host in seats or seat not in seats:
+    at = host_from(meta.host, seats, since, away_ms)
+    if here is None or at is None or seat not in seats:
         raise Refused("not_host", f"{refusal} (or any player here while the host is away)")
-    wait = since.get(meta.host, 0) + away_ms - now
+    wait = at - now
     if wait > 0:
-        raise Refused("not_host", f"the host has only just gone and may be back: try again in {(wait + 999) // 1000} s")
+        retry_s = (wait + 999) // 1000
+        message = f"the host has only just gone and may be back: try again in {retry_s} s"
+        raise Refused("not_host", message, reason="host_just_left", retry_s=retry_s)
     meta.host = seat

@@ -41,6 +41,7 @@ class Rounds:
         if ghosts and deal is not None:
             raise Refused("bad_ghosts", "a rematch against the ghosts is on the same deal: leave the deal out")
         sid = _seated(session)
+        again = [False]  # a yes sent again: go on without those gone (or say why not yet)
 
         def decide(meta: Meta, offer: Offer | None) -> Offer:
             if meta.series.format is Format.ARENA and (deal is not None or ghosts):
@@ -48,12 +49,13 @@ class Rounds:
             if meta.series.format is not Format.OPEN and ghosts:
                 raise Refused("bad_rematch", "a match or an arena is raced by players, without ghosts")
             if offer is not None and offer.same_terms(deal, ghosts):
-                if sid not in offer.yes:
+                again[0] = sid in offer.yes
+                if not again[0]:
                     offer.yes.append(sid)
                 return offer
             return Offer(by=sid, deal=deal, ghosts=ghosts, yes=[sid])
 
-        await self._answer(session, decide, ghosts_wanted=ghosts)
+        await self._answer(session, decide, ghosts_wanted=ghosts, again=lambda: again[0])
         return []
 
     async def answer(self, session: Session, msg: p.Answer) -> list[dict[str, Any]]:
@@ -80,10 +82,17 @@ class Rounds:
         return []
 
     async def _answer(
-        self, session: Session, decide: Callable[[Meta, Offer | None], Offer | None], *, ghosts_wanted: bool
+        self,
+        session: Session,
+        decide: Callable[[Meta, Offer | None], Offer | None],
+        *,
+        ghosts_wanted: bool,
+        again: Callable[[], bool] = lambda: False,
     ) -> None:
         """Apply ``decide`` (the offer as it now stands, or ``None``: withdrawn) to the room
-        whose race is over, and open the next round if nobody is left to answer."""
+        whose race is over, and open the next round if nobody is left to answer. ``again()``:
+        the sender had said yes already, and asks to go on without those who have gone: it is
+        refused, saying why, while they are here or have only just gone."""
         code, sid = session.room or "", _seated(session)
         round_ghosts = await self._round_ghosts(code) if ghosts_wanted else None
         here = await self.rooms.here(code, self.clock())
@@ -108,7 +117,10 @@ class Rounds:
             meta.series.declined = None
             seats = {s: SEAT.decode(docs[seat_key(s)].data) for s in meta.seats}
             staying = [s for s in meta.seats if not seats[s].left]
-            if waiting_for(offer, staying, _away(here, staying, now, self.away_ms)):
+            waiting = waiting_for(offer, staying, _away(here, staying, now, self.away_ms))
+            if waiting and again():
+                raise _not_yet(waiting, seats, here, now, self.away_ms)
+            if waiting:
                 return _commit(room, meta, {}, {}, now)
             return self._open(room, meta, seats, offer, round_ghosts, now)
 
@@ -199,6 +211,16 @@ def _away(here: Here | None, seats: list[str], now: int, away_ms: int) -> list[s
         return []
     present, since = here
     return [s for s in seats if s not in present and now - since.get(s, 0) >= away_ms]
+
+
+def _not_yet(waiting: list[str], seats: dict[str, Seat], here: Here | None, now: int, away_ms: int) -> Refused:
+    """Why an offer cannot go on yet without the players it waits for."""
+    names = ", ".join(seats[s].name for s in waiting)
+    present, since = here or (set(waiting), {})
+    if any(s in present for s in waiting):
+        return Refused("waiting", f"the offer waits for an answer from {names}")
+    wait = max(since.get(s, 0) + away_ms for s in waiting) - now
+    return Refused("not_yet", f"{names} has only just gone and may be back: try again in {(wait + 999) // 1000} s")
 
 
 def _commit(

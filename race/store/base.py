@@ -8,7 +8,8 @@ not at all. Documents whose names start with :data:`ASIDE` are kept aside: read 
 written like any other, but left out of :meth:`Store.read_all`. Three backends keep exactly
 these semantics: :mod:`race.store.sqlite` (one process, on disk: the server's default),
 :mod:`race.store.memory` (one process, until it stops) and :mod:`race.store.redis` (any
-number of processes on one Redis or Redis Cluster).
+number of processes on one Redis or Redis Cluster). The ratings among friends are such
+documents too, under the one name ``ratings`` (:mod:`race.service.ratings`).
 """
 
 from __future__ import annotations

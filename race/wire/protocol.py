@@ -348,26 +348,34 @@ def clean_name(raw: str) -> str:
     """
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
-        raise ProtocolError("bad_name", "nickname must not be empty")
+        raise ProtocolError("bad_name", "nickname must not be empty", reason="empty")
     clusters = _CLUSTER.findall(name)
     if len(clusters) > NAME_MAX:
-        raise ProtocolError("bad_name", f"nickname must be at most {NAME_MAX} characters")
+        raise ProtocolError(
+            "bad_name", f"nickname must be at most {NAME_MAX} characters", reason="too_long", max=NAME_MAX
+        )
     if any(len(c) > CLUSTER_MAX for c in clusters):
-        raise ProtocolError("bad_name", f"nickname must not join over {CLUSTER_MAX} code points into one character")
+        raise ProtocolError(
+            "bad_name", f"nickname must not join over {CLUSTER_MAX} code points into one character", reason="joined"
+        )
     checked = _TAG_FLAG.sub("\U0001f3f4", name)
     for i, ch in enumerate(checked):
         hidden = _INVISIBLE.match(ch) or unicodedata.category(ch)[0] == "C"
         if hidden and not _allowed_invisible(checked, i):
-            raise ProtocolError("bad_name", "nickname must not contain control or invisible characters")
+            raise ProtocolError(
+                "bad_name", "nickname must not contain control or invisible characters", reason="invisible"
+            )
     marks = 0
     for i, ch in enumerate(checked):
         marks = marks + 1 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me") else 0
         if ch in _PRESENTATION:
             marks = 0  # a selector picks how its emoji looks: no accent (a keycap's U+20E3 follows it)
         if (marks and (i == 0 or checked[i - 1] == " ")) or marks > MAX_MARKS:
-            raise ProtocolError("bad_name", "nickname must not pile up accents or start one on nothing")
+            raise ProtocolError(
+                "bad_name", "nickname must not pile up accents or start one on nothing", reason="accents"
+            )
     if "<" in name or ">" in name:
-        raise ProtocolError("bad_name", "nickname must not contain < or >")
+        raise ProtocolError("bad_name", "nickname must not contain < or >", reason="brackets")
     return name
 
 

@@ -381,8 +381,8 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
 
     # A look-up answered before the start (as if it had just crossed it) offers the form; the
     # server refuses the seat. The page asks again what became of the room; with no answer
-    # to that (in 5 s), it says so in the server's own words (an API's, in lower case, shown
-    # as a sentence), and offers to watch.
+    # to that (in 5 s), it says so in the page's words for the server's refusal (its code),
+    # and offers to watch.
     crossed = browsing.open("crossed", "/")
     stale = {"code": code, "kind": "race", "phase": "lobby", "players": 2, "max_players": 8}
     looks: list[Route] = []  # the page's look-ups: the first is answered, the others never
@@ -398,7 +398,7 @@ def test_lobby_refresh_keeps_the_seat_restart_resets_the_deal_and_late_joiners_m
     crossed.page.get_by_test_id("join-room").click()
     closed = crossed.page.get_by_test_id("join-closed")
     expect(closed).to_have_attribute("data-code", "already_started", timeout=WAIT_MS)
-    expect(closed.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it")
+    expect(closed.get_by_test_id("join-error")).to_have_text("This race has already started; you can watch it.")
     expect(closed.get_by_role("heading")).to_have_text("This race has started")
     expect(closed.get_by_role("heading")).to_be_focused()  # the focus was on the form's button
     expect(crossed.page.get_by_test_id("join-room")).to_have_count(0)
@@ -448,7 +448,7 @@ def test_a_hinted_shuffle_lights_up_the_shuffle_button(browsing: Browsing) -> No
     expect(page.get_by_test_id("hint-text")).to_have_attribute("data-move", "shuffle")
     expect(page.get_by_test_id("shuffle")).to_have_class(re.compile(r"\bhint\b"))
     page.get_by_test_id("shuffle").click()
-    solo.settled(state["version"] + 1)
+    solo.settled(state["version"] + 2)  # (the hint was counted: a version of its own)
     expect(page.get_by_test_id("shuffle")).not_to_have_class(re.compile(r"\bhint\b"))
 
 
@@ -482,11 +482,12 @@ def test_a_stuck_player_sees_the_banner_can_undo_and_resign_alone(browsing: Brow
     expect(page.get_by_test_id("stuck-banner")).to_be_visible()
     expect(page.locator("[data-testid=progress-s1]")).to_have_attribute("data-status", "stuck")
     page.get_by_test_id("hint").click()
-    expect(page.get_by_test_id("hint-text")).to_have_text("No legal move is left.")
+    expect(page.get_by_test_id("hint-text")).to_have_text("No legal move is left: undo your last move.")
+    expect(page.get_by_test_id("undo")).to_have_class(re.compile(r"\bhint\b"))  # the way out, lit
     browsing.snap("stuck")
 
     page.get_by_test_id("undo").click()
-    state = solo.settled(state["version"] + 1)
+    state = solo.settled(state["version"] + 2)  # (the hint was counted: a version of its own)
     assert state["legal"]
     expect(page.get_by_test_id("stuck-banner")).to_have_count(0)
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 import asyncio
 import re
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from race.daily import choose_deal
 from race.engine import Game
 from race.engine.hints import UNDO_OUT, advise, position_hash
-from tests.support.processes import Client, Server
+from tests.support.processes import DAILY_SECRET, Client, Server
 from tests.support.web import OUTPUT, Browsing, Tab
+from tests.support.winning_lines import first_winning_line
 
 pytestmark = pytest.mark.browser
 
@@ -132,3 +135,113 @@ def test_a_room_without_hints_has_no_hint_button(browsing: Browsing) -> None:
     page.keyboard.press("h")  # (the key asks nothing either)
     expect(page.get_by_test_id("hint-text")).to_have_text("")
     shoot(tab, "no-hints")
+
+
+async def hinted_race(ws_url: str, line: dict[str, Any]) -> str:
+    """Ann (two hints) and Bob (none) race the line over websockets; Ann finishes first.
+    The room's code."""
+    ann, bob = await Client.connect(ws_url), await Client.connect(ws_url)
+    try:
+        create = {"type": "create", "name": "Ann", "difficulty": line["difficulty"], "deal": line["deal"]}
+        created = await ann.request(create, "joined")
+        code = created["room"]["code"]
+        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        await ann.send({"type": "start"})
+        await ann.expect("room", where=lambda m: m["room"]["phase"] == "racing")
+        for player, hints in ((ann, 2), (bob, 0)):
+            state = await player.started()
+            for i, move in enumerate(line["moves"]):
+                if i < hints:
+                    await player.send({"type": "hint"})
+                    state = await player.expect("state")
+                    await player.expect("hint")
+                state = await player.request({"type": "move", "move": move, "version": state["version"]}, "state")
+                assert state["type"] == "state", state
+        await bob.expect("room", where=lambda m: m["room"]["phase"] == "over")
+        return str(code)
+    finally:
+        for c in (ann, bob):
+            await c.close()
+
+
+async def assisted_daily(ws_url: str) -> dict[str, Any]:
+    """Today's easy deal won over a websocket after one hint; the `joined` reply."""
+    client = await Client.connect(ws_url)
+    try:
+        joined = await client.request({"type": "daily", "name": "Helped", "difficulty": "easy"}, "joined")
+        assert joined["type"] == "joined", joined
+        _, line = choose_deal(joined["daily"]["date"], "easy", 200_000, DAILY_SECRET)
+        state = joined["state"]
+        for i, move in enumerate(line):
+            if i == 1:
+                await client.send({"type": "hint"})
+                state = await client.expect("state")
+                await client.expect("hint")
+            state = await client.request({"type": "move", "move": move, "version": state["version"]}, "state")
+            assert state["type"] == "state", state
+        assert state["won"] and state["hints"] == 1
+        return joined
+    finally:
+        await client.close()
+
+
+def test_the_ranking_shows_the_penalty_beside_the_time(browsing: Browsing, server: Server) -> None:
+    line = first_winning_line()
+    with ThreadPoolExecutor(1) as pool:
+        code = pool.submit(asyncio.run, hinted_race(server.ws_url, line)).result()
+    tab = browsing.open("watcher", f"/watch/{code}")
+    page = tab.page
+    rows = page.get_by_test_id("ranking").get_by_test_id("ranking-row")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Bob")
+    expect(rows.nth(1)).to_contain_text("Ann")
+    note = rows.nth(1).get_by_test_id("result-hints")
+    expect(note).to_have_text(re.compile(r"^\s*\+30 s, 2 hints$"))
+    expect(note).to_have_attribute("title", re.compile(r"^ranked as \d+:\d\d\.\d$"))
+    expect(rows.nth(0).get_by_test_id("result-hints")).to_have_count(0)
+    # The podium gives the time the ranking used (the hints in its title).
+    ann = page.locator("[data-testid=podium-step][data-seat=s1] .result")
+    expect(ann).to_have_attribute("title", "+30 s, 2 hints")
+    expect(ann).to_have_text(re.compile(r"^0:3\d\.\d$"))
+    shoot(tab, "ranking")
+
+
+def test_an_assisted_daily_win_is_shown_apart(browsing: Browsing, server: Server) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        joined = pool.submit(asyncio.run, assisted_daily(server.ws_url)).result()
+    tab = browsing.open("player", "/daily")
+    page = tab.page
+    page.evaluate("t => localStorage.setItem('crescent.daily.token', t)", joined["token"])
+    page.reload()
+    board = page.get_by_test_id("today-board")
+    expect(board).to_have_attribute("data-state", "ready")
+    expect(board.get_by_test_id("ranking-row")).to_have_count(0)  # not ranked
+    listed = board.get_by_test_id("assisted")
+    expect(listed).to_contain_text("Not ranked: 1 win with hints")
+    listed.locator("summary").click()
+    entry = listed.get_by_test_id("assisted-entry")
+    expect(entry.locator(".name")).to_have_text("Helped")
+    expect(entry.locator(".why")).to_have_text("won with 1 hint")
+    expect(page.get_by_test_id("my-rank")).to_contain_text("not ranked (won with 1 hint)")
+    shoot(tab, "daily-assisted")
+
+    # An attempt's Hint button says what a hint costs on the daily: the win is not ranked.
+    page.get_by_test_id("daily-name").fill("Helped")
+    page.get_by_test_id("daily-play").click()
+    expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    expect(page.get_by_test_id("hint")).to_have_text("Hint (unranked)")
+    expect(page.get_by_test_id("hint")).to_have_attribute("title", re.compile("shown apart from the ranked results"))
+    shoot(tab, "daily-attempt")
+
+
+def test_how_to_play_says_the_hint_rules(browsing: Browsing) -> None:
+    tab = browsing.open("how", "/how", phone=True)
+    rules = tab.page.get_by_test_id("howto-hints")
+    expect(rules).to_contain_text("never takes you back to a position you have already had")
+    expect(rules).to_contain_text("a shuffle if one is left, else undo")
+    expect(rules).to_contain_text("a win with a hint is shown apart, unranked")
+    expect(tab.page.get_by_text("counting what its hints added")).to_be_visible()
+    rules.scroll_into_view_if_needed()
+    folder = OUTPUT / "hints"
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / "howto-phone.png"))

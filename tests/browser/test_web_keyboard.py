@@ -293,7 +293,7 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
 
     # S held down: one shuffle, also once its reply is in and the key still repeats.
     page.keyboard.down("s")
-    shuffled = tab.settled(start["version"] + 1)
+    shuffled = tab.settled(start["version"] + 2)  # (the hint, counted, is a version of its own)
     for _ in range(5):
         page.keyboard.down("s")
     page.keyboard.up("s")
@@ -312,9 +312,9 @@ def test_a_held_key_asks_for_one_hint_and_one_shuffle_but_undoes_move_after_move
 
     # U held down: each repeat that comes once the last undo is answered undoes one more.
     page.keyboard.down("u")
-    tab.settled(played["version"] + 1)
+    tab.settled(played["version"] + 2)  # (after the hint's)
     page.keyboard.down("u")  # a repeat
-    back = tab.settled(played["version"] + 2)
+    back = tab.settled(played["version"] + 3)
     page.keyboard.up("u")
     assert (back["piles"], back["foundations"]) == (start["piles"], start["foundations"])
     expect(page.get_by_test_id("shuffle")).to_have_attribute("data-shuffles-left", str(9))

@@ -1,5 +1,5 @@
 """Ratings among friends on the page: beside each name in the lobby, with each change in the
-race's ranking, on /me as a chart of its history, and the friends' board; on a phone
+race's ranking (a player's and a spectator's), on /me as a chart of its history, and the friends' board; on a phone
 (390x844) and a laptop (1366x768), with a screenshot of each view kept under
 test-output/<test>/."""
 
@@ -129,6 +129,14 @@ def test_ratings_in_the_lobby_the_ranking_me_and_the_friends_board(
         if size == "phone":
             page.get_by_test_id("ranking-title").scroll_into_view_if_needed()
         shot(browsing, ann, size, "ranking")
+
+    # A spectator sees the same changes under the race's ranking.
+    watcher = with_key(browsing, "watcher", secrets.token_urlsafe(24), size, f"/watch/{code}")
+    watched = watcher.page.get_by_test_id("ranking")
+    expect(watched.get_by_test_id("rating-change")).to_have_count(2)
+    expect(watched.locator("[data-testid=ranking-row][data-place='1'] [data-testid=rating-change]")).to_have_text(
+        f"▲{bob_change}"
+    )
 
     # /me: the rating with its chart (the start and three races), and the friends' board.
     page.goto("/me")

@@ -61,8 +61,10 @@ def test_the_closed_join_panel_follows_the_room_and_opens_again_for_a_rematch(br
     expect(watch).to_have_text("See the results")
     expect(heading).to_be_focused()
 
-    # A rematch: the room is back in its lobby, and so is the join form, saying why.
+    # A rematch, offered and accepted: the room is back in its lobby, and so is the join
+    # form, saying why.
     ap.get_by_test_id("rematch").click()
+    bob.page.get_by_test_id("offer-accept").click()
     expect(ap.get_by_test_id("lobby")).to_be_visible()
     name = vp.get_by_test_id("join-name")
     expect(name).to_be_visible(timeout=WAIT_MS)
@@ -85,6 +87,7 @@ def test_a_page_whose_focus_is_elsewhere_hears_that_a_new_round_waits(browsing: 
     expect(vp.get_by_test_id("join-closed").get_by_role("heading")).to_have_text("This race is over")
     vp.get_by_test_id("home-link").focus()
     ann.page.get_by_test_id("rematch").click()
+    bob.page.get_by_test_id("offer-accept").click()
     expect(vp.get_by_test_id("join-name")).to_be_visible(timeout=WAIT_MS)
     # The focus stays where it was; the news is told.
     expect(vp.get_by_test_id("home-link")).to_be_focused()

@@ -1,7 +1,7 @@
 """Rooms over several rounds in real headless Chromium: an arena made on the home page, its
 standings after a round, the rematch offer seen on the rival's page with the results still
 there, and accepted; a match's winner named over the board. Screenshots of each view at
-phone (390x844) and laptop (1366x768) sizes under test-output/series/."""
+phone (390x844, 844x390) and laptop (1366x768) sizes under test-output/series/."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests.support.winning_lines import winning_line
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+SIZES = {"phone": (390, 844), "sideways": (844, 390), "laptop": (1366, 768)}
 DEAL, DIFFICULTY = 8, "easy"  # a deal with a checked-in winning line
 
 
@@ -64,6 +64,7 @@ def test_an_arena_shows_its_standings_and_the_offer_is_seen_and_accepted(browsin
     bp.get_by_test_id("join-name").fill("Bob")
     bp.get_by_test_id("join-room").tap()
     expect(bp.get_by_test_id("host-line")).to_have_text("Ann hosts this room.")
+    watcher = browsing.open("watcher", f"/watch/{code}")
     ap.get_by_test_id("start").click()
     expect(bp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
     # Bob shuffles once (a move: among equal cards, fewer moves rank higher); both resign.
@@ -85,6 +86,10 @@ def test_an_arena_shows_its_standings_and_the_offer_is_seen_and_accepted(browsin
     ap.get_by_test_id("podium-close").click()
     bp.get_by_test_id("podium-close").tap()
     shoot(host, "arena-standings")
+    # A spectator sees the standings too.
+    watched = watcher.page.get_by_test_id("series")
+    expect(watched.get_by_test_id("series-title")).to_have_text("Arena, round 1 of 3")
+    expect(watched.locator("[data-testid=standing][data-place='1']")).to_contain_text("Ann")
 
     # Ann offers the next round: Bob sees it on his results, which stay, until he says yes.
     ap.get_by_test_id("rematch").click()

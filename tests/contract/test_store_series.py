@@ -8,7 +8,7 @@ import secrets
 
 from race.engine import Game
 from race.rooms.model import Meta, Seat, Status
-from race.rooms.series import Format, Placed, Played, Series
+from race.rooms.series import Format, Placed, Played, Series, fold
 from race.service.series_record import keep_series, series_of_device
 from race.store import Store
 
@@ -42,7 +42,7 @@ async def test_an_arena_over_is_kept_once_and_listed_under_each_device(store: St
         round=3,
         ended_at=1234,
         seats=["s1", "s2"],
-        series=Series(format=Format.ARENA, rounds=3, played=earlier),
+        series=fold(fold(Series(format=Format.ARENA, rounds=3), earlier[0]), earlier[1]),
     )
     # Round 3: Ann finishes, Bob does not. Ann 7 + 10 + 10 = 27; Bob 10 + 7 + 7 = 24; Cy 5.
     seats = [seat("s1", "Ann", ann, finished_ms=60_000), seat("s2", "Bob", bob)]

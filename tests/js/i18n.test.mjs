@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { en } from "../../web/i18n/en.js";
 import { es } from "../../web/i18n/es.js";
-import { CATALOGUES, errorText, pickLang, placeholders, setLang, t } from "../../web/i18n.js";
+import { CATALOGUES, dayAgo, errorText, pickLang, placeholders, setLang, t } from "../../web/i18n.js";
 import { card, describeMove } from "../../web/model/cards.js";
 import { raceNews } from "../../web/model/news.js";
 import { resultText } from "../../web/model/share.js";
@@ -63,6 +63,13 @@ test("Spanish: plurals, places, times with a decimal comma, card names, moves, s
     assert.equal(resultText({}, { finished_ms: 252_400, moves: 131 }, { daily }), "Crescent Race, reto del día 2026-12-01, media: 4:12, 131 movimientos");
     assert.equal(errorText({ code: "room_full", message: "this room already has 8 players" }), "Esta sala está llena.");
     assert.equal(errorText({ code: "some_new_code", message: "in English" }), "in English");
+    const now = Date.parse("2026-12-07T15:00:00Z");
+    assert.deepEqual(["2026-12-07", "2026-12-06", "2026-12-04"].map((d) => dayAgo(d, now)), ["hoy", "ayer", "hace 3 días"]);
+    assert.match(dayAgo("2026-11-01", now), /nov/);
+    const waiting = { code: "not_host", message: "…: try again in 4 s", reason: "host_just_left", retry_s: 4 };
+    assert.equal(errorText(waiting), "El anfitrión acaba de irse y puede volver: inténtalo de nuevo dentro de 4 s.");
+    assert.equal(errorText({ code: "bad_name", message: "…", reason: "too_long", max: 20 }), "Un apodo tiene como mucho 20 caracteres.");
+    assert.match(errorText({ code: "not_host", message: "…", reason: "unheard_of" }), /^Solo el anfitrión/); // (its code's words)
   } finally {
     setLang("en");
   }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { initial, reduce } from "../../web/model/room.js";
-import { awayIn, canAct, clock, endVote, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
+import { canAct, clock, endVote, hostAway, inRace, joinNote, legalNow, mayEnd, phase, rivals, tools } from "../../web/model/select.js";
 import { createStore } from "../../web/model/store.js";
 
 const board = { piles: [["AS"], ["2S", "3S"]], foundations: {}, shuffles_left: 3 };
@@ -122,14 +122,15 @@ test("the vote to end the race: who may ask, who has, and playing on withdraws i
   assert.deepEqual(endVote(reduce(bobAsks, { type: "room", room: snapshot({ phase: "over", players: [player("s1"), player("s2", { end_vote: true })] }) }), 2000).others, []);
 });
 
-test("a host who went away may be stood in for after the server's host_away_ms", () => {
+test("a host who went away may be stood in for from the server's host_from", () => {
   let s = seated(snapshot({ phase: "lobby", host: "s2" }));
-  s = reduce(s, presence({ version: 6, here: ["s1"], away_since: { s2: 10_000 } }));
-  assert.equal(awayIn(s, "s2", 20_000), 5000);
+  s = reduce(s, presence({ version: 6, here: ["s1"], away_since: { s2: 10_000 }, host_from: 25_000 }));
   assert.equal(hostAway(s, 20_000), false);
   assert.equal(hostAway(s, 25_000), true);
-  assert.equal(awayIn(s, "s1", 25_000), null); // this page's own seat is here
-  assert.equal(awayIn({ ...s, hostAwayMs: null }, "s2", 25_000), null); // nothing known of the grace
+  const back = reduce(s, presence({ version: 7, here: ["s1", "s2"], host_from: null }));
+  assert.equal(hostAway(back, 30_000), false); // the host is here again
+  const host = seated(snapshot({ phase: "lobby", host: "s1" }));
+  assert.equal(hostAway(reduce(host, presence({ version: 6, here: ["s1"], host_from: 0 })), 1), false); // the host is the host
 });
 
 test("the clock: the countdown, Go! on a page that counted down, the race time and what is left", () => {

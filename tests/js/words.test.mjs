@@ -131,7 +131,7 @@ test("a race ended with nobody finished names no winner; how it ended, and the v
   assert.equal(podiumTitle([row(1, "s1", null, { finished: false }), row(2, "s2", null)], "s2"), "Nobody finished");
   assert.equal(podiumTitle([]), "Race over");
   assert.equal(endedText({ ended_by: "vote" }), "Race ended by vote.");
-  assert.equal(endedText({ ended_by: "end" }), "Race ended: the players still racing had gone.");
+  assert.equal(endedText({ ended_by: "end" }), "Race ended early: no rival was left racing here.");
   assert.equal(endedText({ ended_by: "done" }), "Race over.");
   assert.match(voteText({ may: true, mine: false, others: ["Bob"] }), /^Bob asks to end the race/);
   assert.match(voteText({ may: true, mine: true, others: [] }), /^You asked to end the race/);
@@ -157,8 +157,16 @@ test("hints in words: the room's rule, the button, the answer, a result's hints"
   assert.match(hintText({ move: "p0>p1", progress: true, way_out: null }, board), /^Hint: /);
   assert.equal(hintText({ move: "shuffle", progress: false, way_out: "shuffle" }, board), "No card move leads anywhere new: shuffle.");
   assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board), "No move leads anywhere new: undo your last move.");
+  assert.equal(hintText({ move: null, progress: false, way_out: "undo" }, board, []), "No legal move is left: undo your last move.");
   assert.equal(hintText({ move: null, progress: false, way_out: null }, board), "No move leads anywhere new from here, and nothing is left to undo.");
   assert.equal(hintText(null, board), "");
   assert.deepEqual([hintsNote({ hints: 2, penalty_ms: 30000 }), hintsNote({ hints: 1, penalty_ms: 0 }), hintsNote({ hints: 0 })], ["+30 s, 2 hints", "1 hint", ""]);
   assert.equal(rankedAs({ hints: 2, penalty_ms: 30000, finished_ms: 70200, time_ms: 100200 }), "ranked as 1:40.2");
+});
+
+test("a finisher's place counts the hints' penalty, as the server's ranking does", async () => {
+  const { finishPlace } = await import("../../web/model/news.js");
+  const ann = { seat: "s1", finished_ms: 60_000, moves: 100, hints: 2 };
+  const bob = { seat: "s2", finished_ms: 80_000, moves: 100, hints: 0 };
+  assert.deepEqual([finishPlace([ann, bob], bob), finishPlace([ann, bob], bob, 15_000)], [2, 1]);
 });

@@ -33,6 +33,8 @@ ERROR_CODES = {
     *("bad_token", "already_in_room", "not_in_room", "spectator", "not_host", "already_started", "room_full"),
     *("not_started", "not_racing", "race_over", "not_over", "finished", "resigned", "invalid_move"),
     *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch", "bad_seat"),
+    "rival_racing",
+    *("no_offer", "waiting", "not_yet", "bad_rematch", "bad_series"),
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 
@@ -122,7 +124,8 @@ def typed(kind: str, *required: str, **fields: st.SearchStrategy[Any]) -> st.Sea
 
 messages = st.one_of(
     typed("create", "name", name=names, difficulty=st.sampled_from(["easy", "medium", "hard", "nope"]),
-          deal=st.integers(-1, 2**64), time_limit=st.integers(0, 100_000), listed=st.booleans()),
+          deal=st.integers(-1, 2**64), time_limit=st.integers(0, 100_000), listed=st.booleans(),
+          match=st.integers(0, 5), arena=st.integers(2, 11)),
     typed("join", "room", "name", room=rooms, name=names),
     typed("watch", "room", room=rooms),
     typed("resume", "room", "token", room=rooms, token=text, version=versions),
@@ -134,9 +137,11 @@ messages = st.one_of(
     typed("hint"),
     typed("resign"),
     typed("rematch", deal=st.integers(-1, 2**64)),
+    typed("answer", "accept", accept=st.booleans() | text),
     typed("leave"),
     typed("remove", "seat", seat=st.sampled_from(["s1", "s2", "s3", "s9", "x"]) | text),
     typed("end"),
+    typed("vote_end", vote=st.booleans()),
     typed("ping"),
     typed("leaderboard", difficulty=st.sampled_from(["easy", "hard", "x"]),
           date=st.sampled_from(["2020-01-01", "2999-01-01", "yesterday"]), top=st.integers(-1, 200)),

@@ -80,7 +80,13 @@ async def test_a_finished_races_games_are_analysed_and_the_slip_is_the_losing_mo
         ann_view, bob_view = await analysed(http, ids["Ann"]), await analysed(http, ids["Bob"])
 
         assert ann_view["status"] == "done" and not ann_view["won"]
-        assert ann_view["slip"] == {"step": slip, "act": acts[slip], "proven": True}
+        said = {k: ann_view["slip"][k] for k in ("step", "act", "proven")}
+        assert said == {"step": slip, "act": acts[slip], "proven": True}
+        game = Game.deal(line["deal"], line["difficulty"])
+        for move in acts[:slip]:
+            game.play(move)
+        assert ann_view["slip"]["played"]["to"] == (acts[slip] if acts[slip] == "shuffle" else acts[slip].split(">")[1])
+        assert ann_view["slip"]["better"]["to"] and ann_view["slip"]["better"] != ann_view["slip"]["played"]
         verdicts = [s["v"] for s in ann_view["steps"]]
         assert verdicts == ["win"] * (slip + 1) + ["lost"] * (len(acts) - slip)
         assert ann_view["decided"] == len(acts) + 1 and ann_view["solver_moves"] > 0

@@ -135,6 +135,27 @@ async def test_presence_says_from_when_each_player_may_end_the_race() -> None:
             await client.close()
 
 
+async def test_presence_says_from_when_a_player_may_stand_in_for_the_host() -> None:
+    """``host_from``: in the lobby, the server time from which a player here may act as the
+    host who went (start, remove), which makes them host; ``None`` while the host is here.
+    (No grace here: the one the server waits is in ``test_service``'s lobby tests.)"""
+    server = Server(HOST_AWAY_SECONDS="0")
+    with running(server):
+        ann, bob = [await Client.connect(server.ws_url) for _ in range(2)]
+        code = (await ann.request({"type": "create", "name": "Ann"}, "joined"))["room"]["code"]
+        await bob.request({"type": "join", "room": code, "name": "Bob"}, "joined")
+        both = await bob.expect("presence", where=here_is("s1", "s2"))
+        assert both["host_from"] is None  # the host is here
+
+        await ann.close()
+        gone = await bob.expect("presence", where=here_is("s2"))
+        assert gone["host_from"] == gone["away_since"]["s1"]
+        await bob.send({"type": "start"})
+        started = await bob.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
+        assert started["room"]["host"] == "s2"
+        await bob.close()
+
+
 @pytest.mark.parametrize("backend", ["memory", "redis"])
 async def test_the_pages_of_a_room_that_expires_are_told_at_once(backend: str, request: pytest.FixtureRequest) -> None:
     """A room unused for the store's ttl expires; its players and spectators hear so from the

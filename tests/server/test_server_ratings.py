@@ -80,6 +80,16 @@ async def test_two_races_move_ann_up_and_bob_down_and_a_recompute_agrees(
     )
     assert done.returncode == 0, done.stderr
     assert "recomputed" in done.stdout
+    listed = subprocess.run(
+        [sys.executable, "-m", "race", "ratings", "--store", command_url, "--top", "100000"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert f"{ann['rating']}?  Ann (2 races)" in listed.stdout
+    assert f"{bob['rating']}?  Bob (2 races)" in listed.stdout
 
     server = Server(url, DATA_DIR=str(tmp_path), COUNTDOWN_SECONDS="0.2", RATE_LIMIT_BURST="1000")
     try:

@@ -5,6 +5,7 @@ win too), and an arena of 3 rounds with a late joiner ending with the right stan
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +21,9 @@ from tests.support.winning_lines import first_winning_line
 @pytest.fixture(scope="module", params=["embedded", "redis"])
 def served(request: pytest.FixtureRequest) -> Iterator[Server]:
     url = "" if request.param == "embedded" else request.getfixturevalue("redis_url")
-    s = Server(url, COUNTDOWN_SECONDS="0.2", RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000")
+    s = Server(
+        url, COUNTDOWN_SECONDS="0.2", RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000", HOST_AWAY_SECONDS="2"
+    )
     yield s
     s.stop()
 
@@ -103,6 +106,32 @@ async def test_the_rematch_is_an_offer_declined_then_accepted(served: Server) ->
         assert "offer" not in series and series["rounds_over"] == 1 and series["round"] == 2
         assert [(r["name"], r["wins"]) for r in series["standings"]] == [("Ann", 1), ("Bob", 0)]
     await raced.close()
+
+
+async def test_an_offer_goes_on_without_a_player_gone_long_enough_not_before(served: Server) -> None:
+    raced = await ann_wins_bob_resigns(served)
+    ann, bob = raced.ann, raced.bob
+    await ann.send({"type": "rematch"})
+    await ann.expect("room", where=offered(1))
+    refused = await ann.request({"type": "rematch"}, "error")  # again: Bob is here, and has not answered
+    assert refused["code"] == "waiting" and "Bob" in refused["message"]
+    await bob.close()
+    await ann.expect("presence", where=lambda m: m["here"] == ["s1"])
+    refused = await ann.request({"type": "rematch"}, "error")  # Bob has only just gone
+    assert refused["code"] == "not_yet" and "try again in" in refused["message"]
+    for _ in range(40):  # (until he has been gone the server's 2 s, a setting: paced, not flooded)
+        await ann.send({"type": "rematch"})
+        reply = await ann.expect("error", "room", where=lambda m: m["type"] == "error" or phase_is("lobby", 2)(m))
+        if reply["type"] == "room":
+            ann.inbox.insert(0, reply)
+            break
+        assert reply["code"] == "not_yet", reply
+        await asyncio.sleep(0.2)
+    lobby = (await ann.expect("room", where=phase_is("lobby", 2)))["room"]
+    # Bob comes into the new round's lobby, not ready; Ann still hosts.
+    assert [(p["name"], p["ready"]) for p in lobby["players"]] == [("Ann", False), ("Bob", False)]
+    assert lobby["host"] == "s1"
+    await ann.close()
 
 
 async def test_a_match_to_two_wins_keeps_the_score_and_names_its_winner(served: Server) -> None:

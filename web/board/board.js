@@ -7,7 +7,9 @@
 // foundation or to a pile), and Enter or Space on a lit target then plays there.
 
 import { announce, announcer, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js";
+import { sentence } from "../model/words.js";
 import { PointerInput } from "./drag.js";
 import * as motion from "./motion.js";
 import { peekable, spreadPile, spreadToggle } from "./peek.js";
@@ -98,11 +100,11 @@ export class BoardView {
               tabindex: this.interactive ? "0" : null,
               role: this.interactive ? "button" : "group",
             },
-            h("span", { class: "flabel" }, r ? "▼" : "▲", h("span", { class: "word" }, r ? " down" : " up")),
+            h("span", { class: "flabel" }, r ? "▼" : "▲", h("span", { class: "word" }, t(r ? "board.down" : "board.up"))),
             h("div", { class: "fslot" }),
             h("span", { class: "fcount", "data-testid": "foundation-count" }),
           );
-          el.setAttribute("aria-label", `${foundationLabel(key)} foundation`);
+          el.setAttribute("aria-label", t("board.foundation", { label: foundationLabel(key) }));
           this.foundations[key] = el;
           return el;
         }),
@@ -177,10 +179,11 @@ export class BoardView {
         if (isTop && movable) c.classList.add("movable");
         el.append(c);
       });
-      if (!cards.length) el.append(h("span", { class: "empty-label" }, "empty"));
-      const names = cards.map((t) => card(t).label).join(" ");
-      const face = cards.length && card(cards[0]).hidden ? `${cards.length} cards face down` : null;
-      el.setAttribute("aria-label", `pile ${i + 1}: ${face || (cards.length ? names + " (top " + card(cards[cards.length - 1]).label + ")" : "empty")}`);
+      if (!cards.length) el.append(h("span", { class: "empty-label" }, t("board.empty")));
+      const names = cards.map((c) => card(c).label).join(" ");
+      const face = cards.length && card(cards[0]).hidden ? t("board.faceDown", { n: cards.length }) : null;
+      const what = face || (cards.length ? t("board.pileTop", { names, top: card(cards[cards.length - 1]).label }) : t("board.empty"));
+      el.setAttribute("aria-label", t("board.pile", { n: i + 1, what }));
     });
     for (const [key, el] of Object.entries(this.foundations)) {
       const f = board.foundations[key];
@@ -191,7 +194,7 @@ export class BoardView {
       el.classList.toggle("full", f.count >= 13);
       // "/13" goes where the cards are smallest (a phone on its side): the counts keep apart
       el.querySelector(".fcount").replaceChildren(String(f.count), h("span", { class: "of" }, "/13"));
-      el.setAttribute("aria-label", `${foundationLabel(key)} foundation: ${card(f.top).name}, ${f.count} of 13`);
+      el.setAttribute("aria-label", t("board.foundationState", { label: foundationLabel(key), card: card(f.top).name, n: f.count }));
     }
     this.mark();
     const fly = this.fly;
@@ -235,7 +238,7 @@ export class BoardView {
     if (this.selected) {
       this.selected = null;
       this.mark();
-      this.announce("Selection cleared.");
+      this.announce(t("board.cleared"));
     }
   }
 
@@ -295,7 +298,7 @@ export class BoardView {
     this.mark();
     const top = this.topCard(key)?.dataset.card;
     const targets = moves.map((m) => zoneName(m.to.key)).join(", ");
-    this.announce(`${top ? card(top).name : "card"} selected; it can go to ${targets}.`);
+    this.announce(t("board.selected", { card: top ? card(top).name : t("board.aCard"), targets }));
   }
 
   /** Whether `key` is a lit target of the selected card (a tap there plays the move). */
@@ -312,7 +315,7 @@ export class BoardView {
       this.announce(this.closed); // not this card's fault: no shake
       return;
     }
-    this.announce(`${zoneName(key)}: no move for this card now.`);
+    this.announce(t("board.noMove", { zone: zoneName(key) }));
     sound.play("refused");
     const el = this.zone(key);
     if (el) {
@@ -326,10 +329,10 @@ export class BoardView {
   play(text, fromRect = null) {
     if (!this.legal.includes(text)) return;
     const move = parseMove(text);
-    if (move.shuffle) this.announce("Shuffle.");
+    if (move.shuffle) this.announce(t("board.shuffled"));
     else {
       const top = this.topCard(move.from.key)?.dataset.card;
-      this.announce(`${top ? card(top).name : "Card"} to ${zoneName(move.to.key)}.`);
+      this.announce(sentence(t("board.moved", { card: top ? card(top).name : t("board.aCard"), zone: zoneName(move.to.key) })));
     }
     // A dropped card flies from where it was let go, not from its pile.
     const top = move.shuffle ? null : this.topCard(move.from.key);
@@ -362,5 +365,5 @@ export class BoardView {
 
 /** A pile or foundation as it is read out: "pile 4", "♠ down K→A foundation". */
 function zoneName(key) {
-  return key[0] === "p" ? `pile ${Number(key.slice(1)) + 1}` : `${foundationLabel(key)} foundation`;
+  return key[0] === "p" ? t("board.pileName", { n: Number(key.slice(1)) + 1 }) : t("board.foundation", { label: foundationLabel(key) });
 }

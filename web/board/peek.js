@@ -8,6 +8,7 @@
 // until the toggle is pressed again.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 const PEEK_MS = 350; // a mouse resting this long on a pile spreads it
 
@@ -34,9 +35,9 @@ export function peekable(el) {
 export function spreadToggle(board) {
   const button = h(
     "button",
-    { type: "button", class: "small spread-toggle", "data-testid": "spread", "aria-pressed": "false", title: "Spread a pile to read it: press, then tap a pile" },
+    { type: "button", class: "small spread-toggle", "data-testid": "spread", "aria-pressed": "false", title: t("peek.title") },
     h("span", { "aria-hidden": "true" }, "⇕"),
-    h("span", { class: "sr-only" }, "Spread a pile to read it"),
+    h("span", { class: "sr-only" }, t("peek.label")),
   );
   button.addEventListener("click", () => spreading(board, !board.spreading));
   return button;
@@ -49,7 +50,7 @@ export function spreading(board, on) {
   board.spreadButton?.setAttribute("aria-pressed", String(on));
   if (on) board.clearSelection();
   else for (const el of board.el.querySelectorAll(".pile.peek")) el.classList.remove("peek");
-  board.announce(on ? "Tap a pile to spread it out; press Spread again to play." : "Spreading is off.");
+  board.announce(t(on ? "peek.on" : "peek.off"));
 }
 
 /** A tap on pile ``el`` while spreading: it opens (the others close), or closes if open. */
@@ -57,5 +58,5 @@ export function spreadPile(board, el) {
   const open = !el.classList.contains("peek") && long(el);
   for (const other of board.el.querySelectorAll(".pile.peek")) other.classList.remove("peek");
   el.classList.toggle("peek", open);
-  if (open) board.announce(`${el.getAttribute("aria-label") || "pile"}, spread out.`);
+  if (open) board.announce(t("peek.open", { pile: el.getAttribute("aria-label") || t("board.aCard") }));
 }

@@ -24,13 +24,14 @@ export function hintRule(room) {
   return t("hints.ruleCost", { time: penaltyText(room.hint_penalty_ms).slice(1) });
 }
 
-/** The server's ``hint`` answer in words, on ``board`` (the player's). */
-export function hintText(hint, board) {
+/** The server's ``hint`` answer in words, on ``board`` (the player's; ``legal``: its legal
+ * moves, none when it is stuck). */
+export function hintText(hint, board, legal = null) {
   if (!hint) return "";
   if (hint.move && hint.progress !== false) return t("hints.move", { move: describeMove(board, hint.move) });
   if (hint.progress === null || hint.progress === undefined) return t("hints.noMove");
   if (hint.way_out === "shuffle") return t("hints.outShuffle");
-  if (hint.way_out === "undo") return t("hints.outUndo");
+  if (hint.way_out === "undo") return t(legal && !legal.length ? "hints.stuckUndo" : "hints.outUndo");
   return t("hints.outNone");
 }
 

@@ -29,7 +29,7 @@ export function moments(before, after, message = {}) {
   for (const p of room.players) {
     const o = old.get(p.seat);
     if (!o || !finished(p) || finished(o)) continue;
-    const at = { ms: p.finished_ms, place: finishPlace(room.players, p) };
+    const at = { ms: p.finished_ms, place: finishPlace(room.players, p, room.hint_penalty_ms ?? 0) };
     out.push(p.seat === after.seat ? { kind: "finished", ...at } : { kind: "rival", name: p.name, ...at });
   }
   if (was.phase !== "over" && room.phase === "over") out.push({ kind: "over", podium: podium(room) });

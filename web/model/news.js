@@ -12,7 +12,7 @@ export function news(before, after, { spectator = false } = {}) {
   const room = after.room;
   const lines = [];
   if (was && room && was.round === room.round && (after.seat || spectator)) {
-    lines.push(raceNews(was.players, room.players, after.seat));
+    lines.push(raceNews(was.players, room.players, after.seat, room.hint_penalty_ms ?? 0));
     if (spectator) lines.push(overNews(was.phase, room));
   }
   if (before.presence !== after.presence) {
@@ -21,20 +21,22 @@ export function news(before, after, { spectator = false } = {}) {
   return lines.filter(Boolean).join(" ");
 }
 
-/** A finisher's place among ``players``: finishers rank by time, then by fewer moves. */
-export function finishPlace(players, p) {
-  const ahead = players.filter((q) => q.seat !== p.seat && finished(q) && (q.finished_ms < p.finished_ms || (q.finished_ms === p.finished_ms && q.moves < p.moves)));
+/** A finisher's place among ``players``: finishers rank by time (with ``penaltyMs`` for
+ * each hint they took, as the server's ranking counts it), then by fewer moves. */
+export function finishPlace(players, p, penaltyMs = 0) {
+  const time = (q) => q.finished_ms + (q.hints ?? 0) * penaltyMs;
+  const ahead = players.filter((q) => q.seat !== p.seat && finished(q) && (time(q) < time(p) || (time(q) === time(p) && q.moves < p.moves)));
   return ahead.length + 1;
 }
 
 /** "Bob finished in 0:34.4 (1st).", "Cleo resigned.", "Dan is stuck.", of players but ``me``. */
-export function raceNews(before, after, me = null) {
+export function raceNews(before, after, me = null, penaltyMs = 0) {
   const was = new Map(before.map((p) => [p.seat, p]));
   const lines = [];
   for (const p of after) {
     const old = was.get(p.seat);
     if (p.seat === me || !old) continue; // a newcomer is no news of the race
-    if (finished(p) && !finished(old)) lines.push(t("news.finished", { name: p.name, time: formatMs(p.finished_ms), place: ordinal(finishPlace(after, p)) }));
+    if (finished(p) && !finished(old)) lines.push(t("news.finished", { name: p.name, time: formatMs(p.finished_ms), place: ordinal(finishPlace(after, p, penaltyMs)) }));
     else if (p.resigned && !old.resigned) lines.push(t("news.resigned", { name: p.name }));
     else if (p.stuck && !old.stuck && !finished(p) && !p.resigned) lines.push(t("news.stuck", { name: p.name }));
   }

@@ -8,7 +8,6 @@ import { inRace } from "./select.js";
 export function initial(code) {
   return {
     code,
-    hostAwayMs: null, // hello's host_away_ms
     shareOrigin: null, // hello's share_origin: where other devices reach this server
     room: null,
     presence: null,
@@ -33,9 +32,8 @@ export function reduce(s, m) {
 function step(s, m) {
   switch (m.type) {
     case "hello": {
-      const hostAwayMs = m.host_away_ms ?? s.hostAwayMs;
       const shareOrigin = m.share_origin === undefined ? s.shareOrigin : m.share_origin;
-      return hostAwayMs === s.hostAwayMs && shareOrigin === s.shareOrigin ? s : { ...s, hostAwayMs, shareOrigin };
+      return shareOrigin === s.shareOrigin ? s : { ...s, shareOrigin };
     }
     case "joined":
       // (a new connection: its presence follows)
@@ -126,6 +124,6 @@ export function playerFromState(state) {
  * again, or with a new `end_from`) the later, or the held one when they say the same. */
 export function newerPresence(current, m) {
   if (current && m.version < current.version) return current;
-  const next = { version: m.version, here: m.here, watching: m.watching, away_since: m.away_since || {}, end_from: m.end_from ?? null };
+  const next = { version: m.version, here: m.here, watching: m.watching, away_since: m.away_since || {}, end_from: m.end_from ?? null, host_from: m.host_from ?? null };
   return current && JSON.stringify(current) === JSON.stringify(next) ? current : next;
 }

@@ -1,6 +1,7 @@
 // What the pages read off a room's state (room.js): the phase, this seat, what the buttons
 // may do now, the clock. Pure: they read what the server said (``now``: its clock).
 
+import { t } from "../i18n.js";
 import { finished, isOut } from "./words.js";
 
 const GO_MS = 1000; // how long "Go!" shows over the board once the race starts
@@ -78,18 +79,11 @@ export function isAway(presence, seat, mine = null) {
   return !!presence && seat !== mine && !presence.here.includes(seat);
 }
 
-/** Ms until ``seat``, away, has been gone the server's `host_away_ms` (0: gone; null: here
- * or unknown). */
-export function awayIn(s, seat, now) {
-  const p = s.presence;
-  if (!p || !seat || s.hostAwayMs === null || !isAway(p, seat, s.seat)) return null;
-  const since = p.away_since[seat];
-  return since === undefined ? 0 : Math.max(0, since + s.hostAwayMs - now);
-}
-
-/** Whether this player may act as the lobby's host, the host being gone. */
+/** Whether this player may act as the lobby's host, the host being gone: from the server's
+ * `host_from` (the page does not work the rule out). */
 export function hostAway(s, now) {
-  return !!s.seat && !!s.room && awayIn(s, s.room.host, now) === 0;
+  const from = s.presence?.host_from;
+  return !!s.seat && !!s.room && s.seat !== s.room.host && from !== null && from !== undefined && now >= from;
 }
 
 export function place(s) {
@@ -128,11 +122,11 @@ export function clock(s, now, countedDown = null) {
  * ``wasClosed``: it took no seat at the last look-up (a lobby is then a new round). */
 export function joinNote(info, wasClosed) {
   if (info.kind === "daily") {
-    return { code: "daily", message: "This is someone’s daily challenge attempt: one player only. You can watch it.", closed: true };
+    return { code: "daily", message: t("join.daily"), closed: true };
   }
-  if (info.kind === "tutorial") return { code: "tutorial", message: "This is someone’s tutorial: one player only. You can watch it.", closed: true };
-  if (info.phase === "over") return { code: "already_started", message: "This race is over; you can watch its results.", closed: true, over: true };
-  if (info.phase !== "lobby") return { code: "already_started", message: "This race has already started; you can watch it.", closed: true };
-  if (info.players >= info.max_players) return { code: "room_full", message: `This room is full (${info.max_players} players); you can watch the race.` };
-  return wasClosed ? { code: "new_round", message: "A new round is waiting: you can join it." } : null;
+  if (info.kind === "tutorial") return { code: "tutorial", message: t("join.tutorial"), closed: true };
+  if (info.phase === "over") return { code: "already_started", message: t("join.over"), closed: true, over: true };
+  if (info.phase !== "lobby") return { code: "already_started", message: t("join.started"), closed: true };
+  if (info.players >= info.max_players) return { code: "room_full", message: t("join.full", { n: info.max_players }) };
+  return wasClosed ? { code: "new_round", message: t("join.newRound") } : null;
 }

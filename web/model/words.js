@@ -164,3 +164,17 @@ export function tellApart(rows, id = (r) => r.seat) {
   for (const r of rows) seen.set(key(r), (seen.get(key(r)) ?? 0) + 1);
   return rows.map((r) => (seen.get(key(r)) > 1 ? { ...r, alias: `#${String(id(r)).slice(0, 4)}` } : r));
 }
+
+/** Why a daily result was not taken for a person's play, in the page's language. The server
+ * keeps the reason as an English line (race/rooms/pace.py): its three forms are read back
+ * here, and any other is shown as it came. */
+export function paceText(reason) {
+  if (!reason) return "";
+  let m = reason.match(/^a median of (\d+) ms between moves \(people take (\d+) ms or more\)$/);
+  if (m) return t("pace.median", { ms: m[1], min: m[2] });
+  m = reason.match(/^(\d+) moves in (\d+) ms \(people take (\d+) ms or more\)$/);
+  if (m) return t("pace.run", { run: m[1], ms: m[2], min: m[3] });
+  m = reason.match(/^won in ([\d.]+) s \(people take ([\d.]+) s or more on (\w+)\)$/);
+  if (m) return t("pace.floor", { s: m[1].replace(".", decimalSeparator()), min: m[2].replace(".", decimalSeparator()), difficulty: difficultyText(m[3]) });
+  return reason;
+}

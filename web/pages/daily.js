@@ -10,7 +10,8 @@ import { deviceKey } from "../device.js";
 import { newestGame, raceGhosts } from "../ghostrace.js";
 import { fill, h, store, toast, tokenKey } from "../dom.js";
 import { phase } from "../model/select.js";
-import { isOut } from "../model/words.js";
+import { errorText, t } from "../i18n.js";
+import { difficultyText, isOut } from "../model/words.js";
 import { Link } from "../net.js";
 import { attemptWords, dailyLayout, dateLabel, DIFFICULTIES, drawBoard, drawStanding, intro } from "../views/daily.js";
 import { roomPage } from "./room.js";
@@ -62,7 +63,7 @@ class DailyPage {
     this.starting = null;
     this.confirming = false;
     root.dataset.view = "daily";
-    document.title = "Daily challenge · Crescent Race";
+    document.title = t("daily.title");
     this.build();
 
     this.boardLink = new Link({
@@ -122,7 +123,7 @@ class DailyPage {
     const left = Math.max(0, midnight - now);
     const hours = Math.floor(left / 3600000);
     const minutes = Math.floor((left % 3600000) / 60000);
-    this.nextEl.textContent = `next deal in ${hours} h ${String(minutes).padStart(2, "0")} min`;
+    this.nextEl.textContent = t("daily.next", { h: hours, min: String(minutes).padStart(2, "0") });
     if (this.today && this.boardLink.ready && utcDate(now) > this.today) {
       // Midnight UTC passed: today's board is a new one.
       this.today = null;
@@ -166,7 +167,7 @@ class DailyPage {
 
   onBoardMessage(m) {
     if (m.type === "error") {
-      if (m.code !== "rate_limited") toast(m.message, "error");
+      if (m.code !== "rate_limited") toast(errorText(m), "error");
       return;
     }
     if (m.type === "resync") {
@@ -198,14 +199,14 @@ class DailyPage {
   }
 
   renderBoards() {
-    this.dateEl.textContent = this.today ? dateLabel(this.today) : "today";
+    this.dateEl.textContent = this.today ? dateLabel(this.today) : t("daily.today");
     this.pageEl.dataset.date = this.today || "";
-    const level = this.difficulty;
+    const level = difficultyText(this.difficulty);
     const me = this.player;
     // Today's games only once I am on today's board (the server shows them to no one else).
-    const todays = { label: `Today · ${level}`, empty: "No finishes yet today. Be the first!", me, replays: !!this.mine };
+    const todays = { label: t("daily.todayLabel", { level }), empty: t("daily.emptyToday"), me, replays: !!this.mine };
     drawBoard(this.todayEl, this.todayTitle, this.boards.today, todays);
-    drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: `Yesterday · ${level}`, empty: "Nobody finished yesterday’s deal.", me, replays: true });
+    drawBoard(this.yesterdayEl, this.yesterdayTitle, this.boards.yesterday, { label: t("daily.yesterdayLabel", { level }), empty: t("daily.emptyYesterday"), me, replays: true });
   }
 
   renderStanding() {
@@ -216,9 +217,9 @@ class DailyPage {
   /** Race again the game of today's attempt in ``room`` (allowed: I am on today's board). */
   async raceGhost(room) {
     const id = await newestGame(room, this.token).catch(() => null);
-    if (!id) return toast("That game is not on the record yet; try again in a moment.", "error");
+    if (!id) return toast(t("daily.notOnRecord"), "error");
     this.ghostLink?.close();
-    this.ghostLink = raceGhosts({ name: store.get(KEY.name) || "Player", ids: [id], token: this.token, navigate: this.navigate });
+    this.ghostLink = raceGhosts({ name: store.get(KEY.name) || t("daily.player"), ids: [id], token: this.token, navigate: this.navigate });
   }
 
   // -- attempts --------------------------------------------------------------------------
@@ -229,15 +230,15 @@ class DailyPage {
   }
 
   renderPlayButton() {
-    let label = "Play today’s deal";
-    if (this.starting) label = "Dealing…";
-    else if (this.confirming) label = "Really start over?";
-    else if (this.attemptActive()) label = "New attempt";
-    else if (this.attempt) label = "Play again";
+    let label = t("daily.play");
+    if (this.starting) label = t("daily.dealing");
+    else if (this.confirming) label = t("daily.startOver");
+    else if (this.attemptActive()) label = t("daily.newAttempt");
+    else if (this.attempt) label = t("daily.again");
     this.playBtn.textContent = label;
     this.playBtn.disabled = !!this.starting;
     this.statusEl.textContent = this.starting
-      ? "Dealing… The first player of the day waits while the server proves the deal winnable (up to a minute on hard)."
+      ? t("daily.dealingNote")
       : "";
     this.playBtn.classList.toggle("confirm", this.confirming);
     this.pageEl.classList.toggle("playing", !!this.attempt);
@@ -287,12 +288,12 @@ class DailyPage {
             // The server no longer knows this player (kept too long, another server): a new one.
             this.forgetPlayer();
             link.send({ type: "daily", name, difficulty, device: deviceKey() });
-            toast("This server no longer knows your player, so you start as a new one (your streak starts again).");
+            toast(t("daily.newPlayer"));
             return;
           }
           this.starting = null;
           link.close();
-          toast(m.message, "error");
+          toast(errorText(m), "error");
           this.renderPlayButton();
         }
       },
@@ -345,8 +346,8 @@ class DailyPage {
       handoff,
       words,
       head: words.head,
-      waiting: "Opening your attempt…",
-      title: "Daily challenge · Crescent Race",
+      waiting: t("daily.opening"),
+      title: t("daily.title"),
       className: "daily-attempt",
       onChange: (s, before) => {
         if (!attempt) return;
@@ -355,7 +356,7 @@ class DailyPage {
       },
       onError: (m) => {
         if (m.code !== "bad_token" && m.code !== "unknown_room") return false;
-        if (attempt) this.attemptGone(attempt, m.message);
+        if (attempt) this.attemptGone(attempt, errorText(m));
         return true;
       },
     });
@@ -380,7 +381,7 @@ class DailyPage {
     this.attemptInfo = null;
     // Not from inside the attempt's own message handler: let it return first.
     setTimeout(() => attempt.destroy(), 0);
-    this.renderIntro(`That attempt is gone: ${message}. Start a new one.`);
+    this.renderIntro(t("daily.gone", { why: message.replace(/\.$/, "") }));
     this.renderPlayButton();
   }
 

@@ -6,12 +6,16 @@
 
 import { adoptDeviceKey, deviceKey } from "../device.js";
 import { fill, h, store } from "../dom.js";
+import { dayAgo, dayText, t } from "../i18n.js";
 import { hintsNote } from "../model/hints.js";
 import { replayPath } from "../model/replay.js";
-import { count, dealText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
+import { count, dealText, difficultyText, finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { friendsPanel, ratingPanel } from "../views/rating.js";
 import { meSeries } from "../views/series.js";
 import { shareButton } from "../views/share.js";
+import { analysisNote } from "../replays.js";
+
+const NOTED = 20; // the newest games that get the solver's view in a sentence
 
 const DAILY_TOKEN = "crescent.daily.token"; // the daily page's player token (pages/daily.js)
 const DIFFICULTIES = ["easy", "medium", "hard"];
@@ -24,7 +28,7 @@ class MeView {
   constructor(root) {
     this.abort = new AbortController();
     root.dataset.view = "me";
-    document.title = "My games · Crescent Race";
+    document.title = t("me.title");
     this.page = h("section", { class: "me", "data-testid": "me", "aria-busy": "true" });
     fill(root, this.page);
     const offered = new URLSearchParams(location.hash.slice(1)).get("key");
@@ -40,7 +44,7 @@ class MeView {
   offer(key) {
     const use = () => {
       history.replaceState(history.state, "", "/me");
-      if (!adoptDeviceKey(key)) return fill(this.page, h("p", { "data-testid": "me-bad-key" }, "That link holds no device key."));
+      if (!adoptDeviceKey(key)) return fill(this.page, h("p", { "data-testid": "me-bad-key" }, t("me.badKey")));
       this.load();
     };
     const keep = () => {
@@ -52,9 +56,9 @@ class MeView {
       h(
         "div",
         { class: "card-panel narrow", "data-testid": "me-offer" },
-        h("h1", {}, "Use your games here?"),
-        h("p", {}, "This link is from another device. With it, this browser shows that device's games and adds its own to them. The games played here until now stay with this browser's old key."),
-        h("p", { class: "actions" }, h("button", { type: "button", class: "primary", "data-testid": "me-adopt", onclick: use }, "Use them here"), h("button", { type: "button", onclick: keep }, "Not now")),
+        h("h1", {}, t("me.offerTitle")),
+        h("p", {}, t("me.offer")),
+        h("p", { class: "actions" }, h("button", { type: "button", class: "primary", "data-testid": "me-adopt", onclick: use }, t("me.adopt")), h("button", { type: "button", onclick: keep }, t("me.notNow"))),
       ),
     );
   }
@@ -64,19 +68,19 @@ class MeView {
     let mine;
     try {
       const response = await fetch("/api/me", { headers, signal: this.abort.signal });
-      if (!response.ok) throw new Error(`Your games could not be loaded (${response.status}). Try again in a moment.`);
+      if (!response.ok) throw Object.assign(new Error(t("me.loadFailed", { status: response.status })), { told: true });
       mine = await response.json();
     } catch (err) {
       if (err.name === "AbortError") return;
       this.page.removeAttribute("aria-busy");
-      fill(this.page, h("p", { "data-testid": "me-error" }, err.message.startsWith("Your") ? err.message : "The server could not be reached."));
+      fill(this.page, h("p", { "data-testid": "me-error" }, err.told ? err.message : t("me.unreachable")));
       return;
     }
     const [streak, board] = await Promise.all([this.streak(), this.friends()]);
     this.page.removeAttribute("aria-busy");
     this.page.dataset.games = mine.games.length;
     const friends = board ? friendsPanel(board) : null;
-    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, "My games")), this.summary(mine, streak), ratingPanel(mine.rating), this.games(mine.games), meSeries(mine.series), friends, this.rivals(mine.rivals), this.move());
+    fill(this.page, h("div", { class: "room-head" }, h("h1", {}, t("me.h1"))), this.summary(mine, streak), ratingPanel(mine.rating), this.games(mine.games), meSeries(mine.series), friends, this.rivals(mine.rivals), this.move());
     if (location.hash === "#friends") friends?.scrollIntoView();
   }
 
@@ -106,41 +110,43 @@ class MeView {
     const chip = (label, text, testid) => h("span", { class: "stat-chip", "data-testid": testid }, h("span", { class: "label" }, label), ` ${text}`);
     const best = DIFFICULTIES.filter((d) => mine.best[d]).map((d) => {
       const b = mine.best[d];
-      return h("a", { href: replayPath([b.id]), class: "stat-chip", "data-testid": "me-best", "data-difficulty": d }, h("span", { class: "label" }, `Best ${d}`), ` ${formatMs(b.finished_ms)} · ${count(b.moves, "move")}`);
+      return h("a", { href: replayPath([b.id]), class: "stat-chip", "data-testid": "me-best", "data-difficulty": d }, h("span", { class: "label" }, t("me.best", { difficulty: difficultyText(d) })), ` ${formatMs(b.finished_ms)} · ${count(b.moves, "count.moves")}`);
     });
-    const parts = [chip("Games", String(mine.games.length), "me-count"), ...best];
-    if (streak !== null && streak !== undefined) parts.push(chip("Daily streak", count(streak, "day"), "me-streak"));
+    const parts = [chip(t("me.games"), String(mine.games.length), "me-count"), ...best];
+    if (streak !== null && streak !== undefined) parts.push(chip(t("me.streak"), count(streak, "count.days"), "me-streak"));
     return h("div", { class: "me-summary" }, parts);
   }
 
   games(games) {
     if (!games.length) {
-      return h("div", { class: "card-panel", "data-testid": "me-empty" }, h("p", {}, "No games yet on this device. Finish a race or a daily challenge and it shows here."), h("a", { href: "/", class: "button primary" }, "Play a race"));
+      return h("div", { class: "card-panel", "data-testid": "me-empty" }, h("p", {}, t("me.empty")), h("a", { href: "/", class: "button primary" }, t("me.playRace")));
     }
-    const head = h("tr", {}, ["Date", "Game", "Place", "Result", "Moves", ""].map((t) => h("th", {}, t)));
+    const head = h("tr", {}, ["me.date", "me.game", "me.place", "me.result", "me.moves"].map((k) => h("th", {}, t(k))), h("th", {}));
+    const noted = new Set(games.filter((g) => !g.kept_back).slice(0, NOTED).map((g) => g.id));
     const row = (g) => {
-      const what = `${g.kind === "daily" ? "Daily" : "Race"} · ${g.difficulty} · ${dealText(g.deal)}`;
-      const place = g.field > 1 ? `${ordinal(g.place)} of ${g.field}` : "solo";
+      const what = `${t(g.kind === "daily" ? "me.daily" : "me.race")} · ${difficultyText(g.difficulty)} · ${dealText(g.deal)}`;
+      const place = g.field > 1 ? t("me.placeOf", { place: ordinal(g.place), n: g.field }) : t("me.solo");
       const r = g.result;
       const hints = hintsNote(r);
-      const result = `${finished(r) ? formatMs(r.finished_ms) : `${r.home}/${TOTAL} cards${r.resigned ? " (resigned)" : ""}`}${hints ? ` (${hints})` : ""}`;
-      const watch = g.kept_back ? h("span", { class: "muted small", title: "A daily game can be watched once its day is over" }, "after today") : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, "Replay");
-      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", {}, g.date), h("td", {}, what), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
+      const result = `${finished(r) ? formatMs(r.finished_ms) : `${t("me.cards", { home: r.home, total: TOTAL })}${r.resigned ? t("ranking.resigned") : ""}`}${hints ? ` (${hints})` : ""}`;
+      const note = noted.has(g.id) ? h("div", {}, analysisNote(g.id, r.moves)) : null;
+      const watch = g.kept_back ? h("span", { class: "muted small", title: t("me.keptBackTitle") }, t("me.afterToday")) : h("a", { href: replayPath([g.id]), "data-testid": "me-replay" }, t("me.replay"));
+      return h("tr", { "data-testid": "me-game", "data-id": g.id, "data-room": g.room }, h("td", { class: "nowrap", title: dayText(g.date, "full") }, dayAgo(g.date)), h("td", {}, what, note), h("td", {}, place), h("td", {}, result), h("td", {}, String(r.moves)), h("td", {}, watch));
     };
-    return h("section", { class: "card-panel me-games" }, h("h2", {}, "Games"), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
+    return h("section", { class: "card-panel me-games" }, h("h2", {}, t("me.games")), h("div", { class: "table-scroll" }, h("table", { class: "ranking", "data-testid": "me-games" }, h("thead", {}, head), h("tbody", {}, games.map(row)))));
   }
 
   rivals(rivals) {
     if (!rivals.length) return null;
-    const row = (f) => h("li", { "data-testid": "me-rival" }, h("span", { class: "name", dir: "auto" }, f.name), ` · won ${f.wins}, lost ${f.losses}`);
-    return h("section", { class: "card-panel" }, h("h2", {}, "Against your rivals"), h("ul", { class: "me-rivals" }, rivals.map(row)));
+    const row = (f) => h("li", { "data-testid": "me-rival" }, h("span", { class: "name", dir: "auto" }, f.name), t("me.rival", { wins: f.wins, losses: f.losses }));
+    return h("section", { class: "card-panel" }, h("h2", {}, t("me.rivals")), h("ul", { class: "me-rivals" }, rivals.map(row)));
   }
 
   /** The link that opens these games on another device. */
   move() {
     const url = `${location.origin}/me#key=${deviceKey()}`;
-    const share = shareButton({ testid: "me-move", label: "Share the link", copyLabel: "Copy the link", data: () => ({ title: "My Crescent Race games", url }) });
-    const qr = h("img", { class: "qr", alt: "A QR code of the link", "data-testid": "me-qr", width: "160", height: "160", hidden: true });
+    const share = shareButton({ testid: "me-move", label: t("me.shareLink"), copyLabel: t("me.copyLink"), data: () => ({ title: t("me.shareTitle"), url }) });
+    const qr = h("img", { class: "qr", alt: t("me.qr"), "data-testid": "me-qr", width: "160", height: "160", hidden: true });
     fetch("/api/me/qr.svg", { headers: { "X-Device-Key": deviceKey() }, signal: this.abort.signal })
       .then((r) => (r.ok ? r.blob() : null))
       .then((blob) => {
@@ -152,8 +158,8 @@ class MeView {
     return h(
       "section",
       { class: "card-panel me-move" },
-      h("h2", {}, "On another device"),
-      h("p", { class: "muted" }, "Open this link on your other device, or scan the code with its camera, to see these games there too. Keep it to yourself: whoever has it sees your games."),
+      h("h2", {}, t("me.move")),
+      h("p", { class: "muted" }, t("me.moveText")),
       h("div", { class: "me-move-row" }, share, qr),
     );
   }

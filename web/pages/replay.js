@@ -9,22 +9,24 @@
 import { BoardView } from "../board/board.js";
 import { fitMany, fitOne } from "../board/fitting.js";
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
+import { t } from "../i18n.js";
 import { raceGhosts } from "../ghostrace.js";
 import { hintsNote } from "../model/hints.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
-import { count, dealText, formatMs, TOTAL } from "../model/words.js";
+import { count, dealText, difficultyText, formatMs, TOTAL } from "../model/words.js";
 import { fetchReplay, recordHeaders } from "../replays.js";
+import { coachPanel } from "../views/coach.js";
 
 const MAX_FRAME_MS = 250; // a hidden tab's long pause does not jump the replay ahead
 
 /** The ids of the games of room ``code``'s newest round on the record. */
 async function newestRound(code, signal) {
   const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/replays`, { signal, headers: recordHeaders() });
-  if (!response.ok) throw new Error(`The room's games could not be loaded (${response.status}). Try again in a moment.`);
+  if (!response.ok) throw new Error(t("replay.roomFailed", { status: response.status }));
   const listing = await response.json();
   const round = Math.max(0, ...listing.replays.map((g) => g.round));
   const ids = [...roundReplays(listing, round).values()];
-  if (!ids.length) throw new Error(`No game of room ${code} is on the record yet. A daily challenge game can be watched once its day is over.`);
+  if (!ids.length) throw new Error(t("replay.noneYet", { code }));
   return ids;
 }
 
@@ -44,7 +46,7 @@ class ReplayView {
     this.frame = null;
     this.abort = new AbortController();
     root.dataset.view = "replay";
-    document.title = "Replay · Crescent Race";
+    document.title = t("replay.title");
     this.page = h("section", { class: "replay", "data-testid": "replay", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading the replay…"));
     fill(root, this.page);
     this.keys = (e) => this.onKey(e);
@@ -53,6 +55,7 @@ class ReplayView {
 
   destroy() {
     this.alive = false;
+    this.coach?.destroy();
     this.link?.close();
     this.abort.abort();
     cancelAnimationFrame(this.frame);
@@ -75,7 +78,7 @@ class ReplayView {
     if (!this.alive) return;
     const [first] = views;
     if (views.some((v) => v.deal !== first.deal || v.difficulty !== first.difficulty)) {
-      this.fail("These games are not of the same deal, so they cannot share a timeline.");
+      this.fail(t("replay.notSameDeal"));
       return;
     }
     this.build(views);
@@ -83,7 +86,7 @@ class ReplayView {
 
   fail(message) {
     this.page.removeAttribute("aria-busy");
-    const panel = h("div", { class: "card-panel narrow", "data-testid": "replay-missing" }, h("h1", {}, "No such replay"), h("p", {}, message), h("a", { href: "/", class: "button" }, "Back home"));
+    const panel = h("div", { class: "card-panel narrow", "data-testid": "replay-missing" }, h("h1", {}, t("replay.missing")), h("p", {}, message), h("a", { href: "/", class: "button" }, t("common.home")));
     fill(this.page, panel);
   }
 
@@ -92,17 +95,22 @@ class ReplayView {
     this.playback = new Playback(sharedDuration(this.timelines));
     const many = views.length > 1;
     const [first] = views;
-    document.title = `${many ? "The race again" : `${first.name}'s game`} · Replay · Crescent Race`;
-    const where = first.kind === "daily" ? `daily challenge ${first.daily_date ?? ""}` : first.room ? `room ${first.room}, round ${first.round}` : "";
-    const title = many ? "The race again" : h("span", {}, h("span", { class: "name", dir: "auto" }, first.name), "’s game");
-    const solver = first.solver_moves ? h("span", { "data-testid": "solver-moves", title: "The solver's line for this deal" }, ` · solver: ${first.solver_moves} moves`) : null;
-    const head = h("div", { class: "room-head" }, h("h1", {}, "Replay: ", title), h("p", { class: "muted" }, `${first.difficulty} · ${first.known_deal ? "known " : ""}${dealText(first.deal)}${where ? " · " + where : ""}`, solver));
-    this.games = this.timelines.map((t) => this.game(t, many));
+    document.title = t("replay.pageTitle", { what: many ? t("replay.raceAgain") : t("replay.gameOf", { name: first.name }) });
+    const where = first.kind === "daily" ? t("replay.daily", { date: first.daily_date ?? "" }) : first.room ? t("replay.room", { room: first.room, round: first.round }) : "";
+    const [before, after = ""] = t("replay.gameOf").split("{name}");
+    const title = many ? t("replay.raceAgain") : h("span", {}, before, h("span", { class: "name", dir: "auto" }, first.name), after);
+    const solver = first.solver_moves ? h("span", { "data-testid": "solver-moves", title: t("daily.solverTitle") }, t("daily.solver", { n: first.solver_moves })) : null;
+    const deal = first.known_deal ? t("deal.known", { deal: dealText(first.deal) }) : dealText(first.deal);
+    const head = h("div", { class: "room-head" }, h("h1", {}, t("replay.h1"), title), h("p", { class: "muted" }, `${difficultyText(first.difficulty)} · ${deal}${where ? " · " + where : ""}`, solver));
+    this.games = this.timelines.map((tl) => this.game(tl, many));
     this.clockEl = h("span", { class: "replay-clock", "data-testid": "replay-clock" });
     this.countEl = h("span", { class: "replay-count", "data-testid": "replay-count" });
     const grid = h("div", { class: many ? "watch-grid replay-grid" : "replay-one" }, this.games.map((g) => g.el));
     this.page.removeAttribute("aria-busy");
-    fill(this.page, head, this.controls(), h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
+    const controls = this.controls();
+    // One game: the solver's view of it, its bar over the timeline (see views/coach.js).
+    this.coach = many ? null : coachPanel(this, this.timelines[0], this.track);
+    fill(this.page, head, controls, this.coach?.el, h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
     document.addEventListener("keydown", this.keys);
     // The boards as big as the screen allows: one, or all of them side by side.
     this.fit = many
@@ -123,9 +131,9 @@ class ReplayView {
 
   controls() {
     const button = (testid, label, text, onclick) => h("button", { type: "button", class: "small", "data-testid": testid, "aria-label": label, title: label, onclick }, text);
-    this.playEl = button("replay-play", "Play", "▶ Play", () => this.toggle());
-    const back = button("replay-back", "Step back", "‹ Back", () => this.step(-1));
-    const forward = button("replay-forward", "Step forward", "Next ›", () => this.step(1));
+    this.playEl = button("replay-play", t("replay.play"), t("replay.playButton"), () => this.toggle());
+    const back = button("replay-back", t("replay.stepBack"), t("replay.back"), () => this.step(-1));
+    const forward = button("replay-forward", t("replay.stepForward"), t("replay.next"), () => this.step(1));
     this.speedEls = SPEEDS.map((x) =>
       h("button", { type: "button", class: "small", "data-testid": "replay-speed", "data-speed": x, "aria-pressed": String(x === 1), onclick: () => this.setSpeed(x) }, `${x}x`),
     );
@@ -136,23 +144,24 @@ class ReplayView {
       max: String(length),
       step: "1",
       value: "0",
-      "aria-label": "Time in the game",
+      "aria-label": t("replay.scrubber"),
       "data-testid": "replay-scrubber",
       oninput: () => this.seek(Number(this.scrub.value)),
     });
     // The shuffles on the timeline: each game's, in its own colour when several share it.
-    const marks = this.timelines.flatMap((t, n) =>
-      t.shuffles(length).map((s) => h("span", { class: `replay-mark game-${n}`, "data-testid": "replay-shuffle", style: { left: `${(100 * s.place).toFixed(2)}%` }, title: `${t.view.name}: shuffle at ${formatMs(s.at)}` })),
+    const marks = this.timelines.flatMap((tl, n) =>
+      tl.shuffles(length).map((s) => h("span", { class: `replay-mark game-${n}`, "data-testid": "replay-shuffle", style: { left: `${(100 * s.place).toFixed(2)}%` }, title: t("replay.shuffleAt", { name: tl.view.name, time: formatMs(s.at) }) })),
     );
     const track = h("div", { class: "replay-track" }, this.scrub, h("div", { class: "replay-marks", "aria-hidden": "true" }, marks));
-    const speeds = h("div", { class: "replay-speeds", role: "group", "aria-label": "Speed" }, this.speedEls);
-    return h("div", { class: "replay-controls", role: "group", "aria-label": "Playback", "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
+    this.track = track;
+    const speeds = h("div", { class: "replay-speeds", role: "group", "aria-label": t("replay.speed") }, this.speedEls);
+    return h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.playback"), "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
   }
 
   /** "Race this ghost": a solo race on this deal, the games shown running beside it. */
   ghostForm(many) {
-    const name = nameInput({ id: "ghost-name", name: "name", placeholder: "Your nickname", value: store.get(NAME_KEY) || "", "data-testid": "ghost-name" });
-    this.raceButton = h("button", { type: "submit", class: "primary small", "data-testid": "race-ghost" }, many ? "Race these ghosts" : "Race this ghost");
+    const name = nameInput({ id: "ghost-name", name: "name", placeholder: t("home.nicknamePlaceholder"), value: store.get(NAME_KEY) || "", "data-testid": "ghost-name" });
+    this.raceButton = h("button", { type: "submit", class: "primary small", "data-testid": "race-ghost" }, t(many ? "replay.raceGhosts" : "replay.raceGhost"));
     const submit = (e) => {
       e.preventDefault();
       const text = name.value.trim();
@@ -160,7 +169,7 @@ class ReplayView {
       store.set(NAME_KEY, text);
       this.raceGhosts(text);
     };
-    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, "Nickname"), name, this.raceButton);
+    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, t("home.nickname")), name, this.raceButton);
   }
 
   raceGhosts(name) {
@@ -176,9 +185,9 @@ class ReplayView {
   links(first, many) {
     this.raceLink = h("span", {});
     const parts = [this.raceLink];
-    if (first.room) parts.push(h("a", { href: `/r/${first.room}`, class: "button small" }, "Back to the room"));
-    parts.push(h("a", { href: "/me", class: "button small", "data-testid": "me-link" }, "My games"));
-    parts.push(h("a", { href: "/", class: "button small" }, "Home"));
+    if (first.room) parts.push(h("a", { href: `/r/${first.room}`, class: "button small" }, t("replay.toRoom")));
+    parts.push(h("a", { href: "/me", class: "button small", "data-testid": "me-link" }, t("home.me")));
+    parts.push(h("a", { href: "/", class: "button small" }, t("replay.home")));
     return h("p", { class: "actions replay-links", "data-testid": "replay-links" }, many ? parts.slice(1) : parts);
   }
 
@@ -189,7 +198,7 @@ class ReplayView {
       if (!response.ok) return;
       const round = roundReplays(await response.json(), first.round);
       if (!this.alive || round.size < 2) return;
-      fill(this.raceLink, h("a", { href: replayPath(round.values()), class: "button small", "data-testid": "replay-race" }, "The whole race"));
+      fill(this.raceLink, h("a", { href: replayPath(round.values()), class: "button small", "data-testid": "replay-race" }, t("replay.wholeRace")));
     } catch {
       // the single game is enough
     }
@@ -251,34 +260,36 @@ class ReplayView {
     const { ms, duration, playing } = this.playback;
     this.page.dataset.ms = ms;
     this.page.dataset.playing = String(playing);
-    this.playEl.textContent = playing ? "▮▮ Pause" : "▶ Play";
-    this.playEl.setAttribute("aria-label", playing ? "Pause" : "Play");
-    this.playEl.title = playing ? "Pause" : "Play";
+    this.playEl.textContent = t(playing ? "replay.pauseButton" : "replay.playButton");
+    this.playEl.setAttribute("aria-label", t(playing ? "replay.pause" : "replay.play"));
+    this.playEl.title = t(playing ? "replay.pause" : "replay.play");
     if (Number(this.scrub.value) !== ms) this.scrub.value = String(ms);
-    this.scrub.setAttribute("aria-valuetext", `${formatMs(ms)} of ${formatMs(duration)}`);
+    this.scrub.setAttribute("aria-valuetext", t("replay.of", { ms: formatMs(ms), duration: formatMs(duration) }));
     this.clockEl.textContent = `${formatMs(ms)} / ${formatMs(duration)}`;
     for (const g of this.games) this.renderGame(g, ms);
     const one = this.games[0];
+    this.coach?.render(one.shown);
     this.page.dataset.step = one.shown;
     const total = one.timeline.steps.length;
-    this.countEl.textContent = this.games.length > 1 ? "" : ` · move ${one.shown} of ${total}`;
+    this.countEl.textContent = this.games.length > 1 ? "" : t("replay.move", { n: one.shown, total });
   }
 
   renderGame(g, ms) {
-    const t = g.timeline;
-    const i = t.indexAt(ms);
-    const board = t.boardAt(i);
-    const won = t.wonBy(ms);
-    const result = t.view.result;
-    const end = i === t.steps.length && ms >= t.duration;
-    let status = won ? `won in ${formatMs(result.finished_ms)}` : "";
-    if (!won && end && result.resigned) status = "resigned";
+    const tl = g.timeline;
+    const i = tl.indexAt(ms);
+    const board = tl.boardAt(i);
+    const won = tl.wonBy(ms);
+    const result = tl.view.result;
+    const end = i === tl.steps.length && ms >= tl.duration;
+    let status = won ? t("replay.won", { time: formatMs(result.finished_ms) }) : "";
+    if (!won && end && result.resigned) status = t("status.resigned");
     const hints = hintsNote(result); // (the game's, all told: when each was asked is not kept)
-    g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "move")} · ${count(board.shuffles_left, "shuffle left", "shuffles left")}${status ? " · " + status : ""}${hints ? ` · ${hints}` : ""}`;
+    g.line.textContent = ` ${board.home}/${TOTAL} · ${count(i, "count.moves")} · ${count(board.shuffles_left, "count.shufflesLeft")}${status ? " · " + status : ""}${hints ? ` · ${hints}` : ""}`;
     g.el.dataset.step = i;
     g.el.dataset.won = String(won);
-    if (i === g.shown) return;
+    if (i === g.shown && !g.redraw) return;
     g.shown = i;
+    g.redraw = false;
     g.board.update(board, { version: i });
   }
 }

@@ -2,6 +2,7 @@
 // The daily page shows its attempt (a one-seat room) with it too, in its own words.
 
 import { announce, announcer, fill, h, refill, store, toast } from "../dom.js";
+import { errorText, t } from "../i18n.js";
 import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
 import { roomSummary } from "../model/words.js";
@@ -29,10 +30,10 @@ function tutorialOffer() {
   store.set(TUTORIAL_KEY, "1");
   const panel = h(
     "aside",
-    { class: "banner tutorial-offer", "data-testid": "tutorial-offer", "aria-label": "New to Crescent?" },
-    h("span", {}, h("strong", {}, "First game? "), "Learn the moves in a two-minute tutorial before the race starts."),
-    h("a", { href: "/learn", target: "_blank", rel: "noopener", class: "button small primary", "data-testid": "tutorial-offer-open" }, "Play the tutorial", h("span", { class: "sr-only" }, " (opens in a new tab)")),
-    h("button", { type: "button", class: "small", "data-testid": "tutorial-offer-dismiss", onclick: () => panel.remove() }, "No thanks"),
+    { class: "banner tutorial-offer", "data-testid": "tutorial-offer", "aria-label": t("home.welcomeLabel") },
+    h("span", {}, h("strong", {}, t("room.firstGame")), " ", t("room.firstGameText")),
+    h("a", { href: "/learn", target: "_blank", rel: "noopener", class: "button small primary", "data-testid": "tutorial-offer-open" }, t("home.playTutorial"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`)),
+    h("button", { type: "button", class: "small", "data-testid": "tutorial-offer-dismiss", onclick: () => panel.remove() }, t("home.noThanks")),
   );
   return panel;
 }
@@ -50,13 +51,13 @@ class RoomPage {
     this.pollMs = RETRY_MS; // the server's poll_ms
     this.shownPhase = "loading";
     root.dataset.view = "room";
-    document.title = options.title ?? `Room ${code} · Crescent Race`;
+    document.title = options.title ?? t("room.title", { code });
     const seat = (this.seat = new Seat(code, {
       handoff,
       on: {
         error: (m) => this.options.onError?.(m) || this.onError(m),
         kicked: (reason) => this.onKicked(reason),
-        removed: (reason) => this.dropSeat(`Removed: ${reason}.`),
+        removed: (reason) => this.dropSeat(t("room.removed", { reason })),
         left: () => navigate("/"),
       },
     }));
@@ -70,7 +71,7 @@ class RoomPage {
     this.race = new RaceView(act, () => seat.link.serverNow(), options.words);
     this.header = h("div", { class: "room-head-text" }); // (drawn again with the room)
     // In a new tab: here, this page would leave the seat. (Not on the daily page: its own.)
-    const howto = options.head ? null : h("a", { href: "/how", target: "_blank", rel: "noopener", class: "small", "data-testid": "howto-link" }, "How to play", h("span", { class: "sr-only" }, " (opens in a new tab)"));
+    const howto = options.head ? null : h("a", { href: "/how", target: "_blank", rel: "noopener", class: "small", "data-testid": "howto-link" }, t("howto.link"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`));
     const head = h("div", { class: "room-head", "data-testid": "room-head" }, this.header, howto);
     this.offer = options.head ? null : tutorialOffer();
     this.notice = h("div", { class: "banner-area notice", "aria-live": "polite" });
@@ -138,20 +139,21 @@ class RoomPage {
 
   // -- what the server refused, and seats lost --------------------------------------
 
-  onError(m) {
+  onError(error) {
     const s = this.state;
+    const m = { ...error, message: errorText(error) }; // (in the page's words)
     switch (m.code) {
       case "bad_token":
-        this.dropSeat("That seat is no longer yours; join again.");
+        this.dropSeat(t("room.notYours"));
         return true;
       case "unknown_room":
-        this.seat.gone(m.message);
+        this.seat.gone(t("room.gone", { code: this.code }));
         return true;
       case "already_started":
         if (s.seat) return false;
         // No seat, and no form: first what became of the race (over, or a new round).
         this.seat.joinName = null;
-        this.followRoom(m);
+        this.followRoom({ ...m, message: t("join.started") });
         return true;
       case "room_full":
       case "name_taken":
@@ -166,8 +168,8 @@ class RoomPage {
   }
 
   onKicked(reason) {
-    const again = h("button", { type: "button", onclick: () => this.useHere() }, "Play here");
-    fill(this.notice, h("div", { class: "banner warn", "data-testid": "kicked-banner" }, h("span", {}, `Disconnected: ${reason}.`), again));
+    const again = h("button", { type: "button", onclick: () => this.useHere() }, t("room.playHere"));
+    fill(this.notice, h("div", { class: "banner warn", "data-testid": "kicked-banner" }, h("span", {}, t("room.disconnected", { reason })), again));
   }
 
   useHere() {
@@ -211,7 +213,7 @@ class RoomPage {
     const s = this.state;
     if (asked !== this.lookSeq || this.destroyed || s.seat || s.gone !== null || this.seat.joinName) return;
     if (res?.status === 404) {
-      this.seat.gone(info.error || "There is no such room.");
+      this.seat.gone(t("room.gone", { code: this.code }));
       return;
     }
     if (info.poll_ms) this.pollMs = info.poll_ms;
@@ -278,7 +280,7 @@ class RoomPage {
       this.joinShown = "gone";
     } else if (!s.seat) {
       if (this.seat.token) {
-        if (this.joinShown !== "reconnecting") fill(this.joinEl, h("p", { class: "muted" }, "Reconnecting to your seat…"));
+        if (this.joinShown !== "reconnecting") fill(this.joinEl, h("p", { class: "muted" }, t("room.reconnecting")));
         this.joinShown = "reconnecting";
       } else this.renderJoin(joinError);
     } else {
@@ -291,7 +293,7 @@ class RoomPage {
   renderHeader() {
     const s = this.state;
     const head = this.options.head?.(s) ?? [
-      h("h1", {}, "Room ", h("span", { class: "code", "data-testid": "room-code" }, this.code)),
+      h("h1", {}, t("room.h1"), h("span", { class: "code", "data-testid": "room-code" }, this.code)),
       s.room ? h("p", { class: "muted" }, roomSummary(s.room)) : null,
     ];
     if (head) fill(this.header, head);

@@ -1,10 +1,10 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
 import { BoardView } from "../board/board.js";
-import { t } from "../i18n.js";
 import { fitMany } from "../board/fitting.js";
 import { deviceKey } from "../device.js";
 import { announce, announcer, fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { ghostKey, ghostsAt, ghostTime } from "../model/ghosts.js";
 import { news } from "../model/news.js";
 import { initial, reduce } from "../model/room.js";
@@ -15,8 +15,10 @@ import { Link } from "../net.js";
 import { gonePanel } from "../views/lobby.js";
 import { podium } from "../model/moments.js";
 import { podiumView } from "../views/moments.js";
+import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
+import { seriesPanel } from "../views/series.js";
 
 export function watchView(root, { code }) {
   return new WatchView(root, code);
@@ -33,8 +35,14 @@ class WatchView {
       this.replays = found;
       this.render(this.store.get(), this.store.get());
     });
+    // At race over, each player's rating and its change, once the race is rated.
+    this.ratings = new Map();
+    this.roomRatings = new RoomRatings((found) => {
+      this.ratings = found;
+      this.render(this.store.get(), this.store.get());
+    });
     root.dataset.view = "watch";
-    document.title = `Watching ${code} · Crescent Race`;
+    document.title = t("watch.title", { code });
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
     this.why = h("p", { class: "muted", "data-testid": "no-boards", hidden: true }); // why no boards show
@@ -46,7 +54,7 @@ class WatchView {
     this.grid = h("div", { class: "watch-grid", "data-testid": "watch-boards" });
     this.side = h("aside", { class: "side", "data-testid": "watch-side" });
     // The outline: h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
-    const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, "Boards"), this.grid);
+    const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, t("watch.boards")), this.grid);
     this.layout = h("div", { class: "watch-layout" }, boards, this.side);
     this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.delayNote, this.status, this.why, this.podium, this.news, this.layout);
     fill(root, this.page);
@@ -78,6 +86,7 @@ class WatchView {
     this.fit.stop();
     clearInterval(this.ticker);
     this.replayLinks.stop();
+    this.roomRatings.stop();
     this.link.close();
   }
 
@@ -99,7 +108,7 @@ class WatchView {
     else if (m.type === "error" && m.code === "unknown_room") {
       this.link.close();
       clearInterval(this.ticker);
-      this.store.dispatch({ type: "gone", message: m.message });
+      this.store.dispatch({ type: "gone", message: t("room.gone", { code: this.code }) });
     } else if (m.type !== "error") this.store.dispatch(m);
   }
 
@@ -141,10 +150,11 @@ class WatchView {
     for (const p of s.room.players) if (all || was.get(p.seat) !== p) this.renderPlayer(s, p);
     const ghosts = this.ghosts(s);
     this.ghostsShown = ghostKey(ghosts);
-    const parts = [h("h2", {}, "Players"), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence, votes: phase(s) !== "over" }), watchingLine(s.presence)];
+    const parts = [h("h2", {}, t("watch.players")), progressList([...s.room.players, ...ghosts], { host: s.room.kind === "daily" ? null : s.room.host, presence: s.presence, votes: phase(s) !== "over" }), watchingLine(s.presence)];
     if (phase(s) === "over") {
       this.replayLinks.follow(this.code, s.room.round, s.room.ranking.map((r) => r.seat));
-      parts.push(h("h2", {}, "Ranking"), rankingTable(s.room.ranking), replayLinks(s.room.ranking, this.replays));
+      if (s.room.kind === "race") this.roomRatings.follow(this.code, `${s.room.round} ${s.room.start_at}`, { rated: true });
+      parts.push(h("h2", {}, t("side.ranking")), rankingTable(s.room.ranking, { ratings: this.ratings }), seriesPanel(s.room), replayLinks(s.room.ranking, this.replays));
     }
     fill(this.side, parts);
     this.renderPodium(s, before);
@@ -170,7 +180,7 @@ class WatchView {
 
   renderHead() {
     const room = this.store.get().room;
-    fill(this.head, h("h1", {}, "Watching ", h("span", { class: "code", "data-testid": "room-code" }, this.code)), room ? h("p", { class: "muted" }, roomSummary(room)) : null);
+    fill(this.head, h("h1", {}, t("watch.h1"), h("span", { class: "code", "data-testid": "room-code" }, this.code)), room ? h("p", { class: "muted" }, roomSummary(room)) : null);
   }
 
   renderStatus(s) {
@@ -179,19 +189,19 @@ class WatchView {
     const p = phase(s);
     const c = clock(s, this.link.serverNow());
     let text = "";
-    if (p === "lobby") text = "Waiting for the host to start…";
-    else if (p === "countdown") text = `Starting in ${c.count}…`;
-    else if (p === "racing" && room.start_at === null) text = "Racing · the clock starts at the first move";
-    else if (p === "racing") text = `Racing · ${formatMs(c.elapsed)}${c.left === null ? "" : ` · ${formatMs(c.left)} left`}`;
+    if (p === "lobby") text = t("watch.lobby");
+    else if (p === "countdown") text = t("watch.countdown", { count: c.count === "Go!" ? t("race.go") : c.count });
+    else if (p === "racing" && room.start_at === null) text = t("watch.noClock");
+    else if (p === "racing") text = t("watch.racing", { time: formatMs(c.elapsed) }) + (c.left === null ? "" : t("watch.left", { time: formatMs(c.left) }));
     else if (p === "over") {
-      text = endedByTime(room) ? "Race over: time is up" : endedText(room).replace(/\.$/, "");
+      text = endedByTime(room) ? t("watch.timeUp") : endedText(room).replace(/\.$/, "");
     }
     const why = this.blind
-      ? "You are racing in this room: its boards show here once your game is done."
+      ? t("watch.blind")
       : p === "racing" && room.kind === "daily"
-        ? "A daily attempt's board shows once it is over: everyone plays this deal today."
+        ? t("watch.daily")
         : p === "racing" && room.kind === "tutorial"
-          ? "A tutorial's board shows once it is over."
+          ? t("watch.tutorial")
           : null;
     fill(this.status, h("p", { class: "phase", "data-phase": p }, text));
     this.why.hidden = !why;
@@ -212,8 +222,8 @@ class WatchView {
     entry.el.dataset.moves = p.moves;
     entry.el.dataset.version = p.version ?? 0;
     const status = statusText(p);
-    const line = ` ${p.cards}/104 · ${count(p.moves, "move")} · ${count(p.shuffles_left, "shuffle left", "shuffles left")}`;
-    fill(entry.title, h("span", { class: "name" }, p.name), h("span", { class: "muted" }, `${line}${status ? " · " + status : ""}${isAway(s.presence, p.seat) ? " · away" : ""}`));
+    const line = ` ${p.cards}/104 · ${count(p.moves, "count.moves")} · ${count(p.shuffles_left, "count.shufflesLeft")}`;
+    fill(entry.title, h("span", { class: "name" }, p.name), h("span", { class: "muted" }, `${line}${status ? " · " + status : ""}${isAway(s.presence, p.seat) ? ` · ${t("side.away")}` : ""}`));
     const p0 = phase(s);
     entry.board.el.classList.toggle("waiting", p0 === "lobby" || p0 === "countdown");
     // (During a race a player's own device and a daily attempt's spectators get no boards.)

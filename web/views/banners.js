@@ -14,17 +14,17 @@ export function raceBanners(s) {
   const at = place(s);
   let own = null;
   if (mine && finished(mine)) {
-    const tail = over && at ? ` · ${ordinal(at)} place` : ""; // (said by the over banner)
-    own = { testid: "won-banner", kind: "won", strong: "You cleared the deal!", text: ` Time ${formatMs(mine.finished_ms)} in ${count(mine.moves, "move")}`, tail };
+    const tail = over && at ? t("banner.place", { place: ordinal(at) }) : ""; // (said by the over banner)
+    own = { testid: "won-banner", kind: "won", strong: t("banner.cleared"), text: t("banner.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }), tail };
   } else if (mine?.resigned) {
-    own = { testid: "resigned-banner", kind: "lost", text: "You resigned from this race." };
+    own = { testid: "resigned-banner", kind: "lost", text: t("banner.resigned") };
   } else if (mine?.stuck) {
-    own = { testid: "stuck-banner", kind: "stuck", strong: "Stuck:", text: " no legal move and no shuffle left. Undo, restart or resign." };
+    own = { testid: "stuck-banner", kind: "stuck", strong: t("banner.stuck"), text: t("banner.stuckText") };
   }
   const end = over && {
     testid: "over-banner",
     kind: "over",
-    strong: endedByTime(s.room) ? "Time is up: race over." : endedText(s.room),
+    strong: endedByTime(s.room) ? t("banner.timeUp") : endedText(s.room),
     text: at ? ` ${t(mine && !finished(mine) ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
   };
   return { own, over: end || null };

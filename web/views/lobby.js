@@ -2,6 +2,7 @@
 // panel of a room that is gone.
 
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
+import { t } from "../i18n.js";
 import { hostAway } from "../model/select.js";
 import { roomLink, shareOrigin, unreachable } from "../model/share.js";
 import { hintRule } from "../model/hints.js";
@@ -13,17 +14,24 @@ import { roomShare } from "./share.js";
 
 const NOTE_ID = "join-note";
 
+/** ``text`` with ``node`` where ``mark`` is: [before, node, after] (a link inside a sentence,
+ * wherever the language puts it). */
+function around(text, mark, node) {
+  const at = text.indexOf(mark);
+  return at < 0 ? [text, node] : [text.slice(0, at), node, text.slice(at + mark.length)];
+}
+
 /** The join form; ``join(name, {focused})`` (``focused``: the focus was in the form, lost
  * as its button turns off). ``error`` ({code, message}) is said above the button. */
 export function joinForm({ code, error, join }) {
   const name = nameInput({
     id: "room-name",
-    placeholder: "Your nickname",
+    placeholder: t("home.nicknamePlaceholder"),
     value: store.get(NAME_KEY) || "",
     "data-testid": "join-name",
     "aria-describedby": error ? NOTE_ID : null,
   });
-  const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join race");
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, t("lobby.joinButton"));
   return h(
     "form",
     {
@@ -39,13 +47,13 @@ export function joinForm({ code, error, join }) {
         join(value, { focused });
       },
     },
-    h("h2", {}, "Join the race"),
+    h("h2", {}, t("lobby.join")),
     h("p", { class: "invite", "data-testid": "join-invite", hidden: true }),
-    h("label", { for: "room-name" }, "Nickname"),
+    h("label", { for: "room-name" }, t("home.nickname")),
     name,
     h("p", { class: "error", id: NOTE_ID, "data-testid": "join-error", "data-code": error?.code, hidden: !error }, sentence(error?.message)),
     submit,
-    h("p", { class: "muted" }, "Or ", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, "watch this race"), "."),
+    h("p", { class: "muted" }, ...around(t("lobby.or"), "{link}", h("a", { href: `/watch/${encodeURIComponent(code)}`, "data-testid": "watch-instead" }, t("lobby.watchInstead")))),
   );
 }
 
@@ -82,7 +90,7 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
   return h(
     "div",
     { class: "card-panel lobby-panel" },
-    h("h2", {}, "Waiting to start"),
+    h("h2", {}, t("lobby.waiting")),
     roomShare({ url, code, unreachable: unreachable(location, s.shareOrigin) }),
     h(
       "ul",
@@ -93,15 +101,15 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
           { "data-testid": "lobby-player", "data-seat": p.seat, "data-ready": p.ready ? "true" : "false" },
           h("span", { class: "name", dir: "auto" }, p.name),
           ratingChip(ratings?.get(p.seat)),
-          p.seat === room.host ? h("span", { class: "tag" }, "host") : null,
-          p.seat === seat ? h("span", { class: "tag" }, "you") : null,
+          p.seat === room.host ? h("span", { class: "tag" }, t("tag.host")) : null,
+          p.seat === seat ? h("span", { class: "tag" }, t("tag.you")) : null,
           awayTag(presence, p.seat, seat),
-          h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? "✓ ready" : "not ready"),
+          h("span", { class: `ready ${p.ready ? "yes" : "no"}` }, p.ready ? t("lobby.ready") : t("lobby.notReady")),
           host && p.seat !== seat
             ? h(
                 "button",
-                { type: "button", class: "small", "data-testid": "remove-player", disabled, "aria-label": `Remove ${p.name}`, onclick: () => send({ type: "remove", seat: p.seat }) },
-                "Remove",
+                { type: "button", class: "small", "data-testid": "remove-player", disabled, "aria-label": t("lobby.removeLabel", { name: p.name }), onclick: () => send({ type: "remove", seat: p.seat }) },
+                t("lobby.remove"),
               )
             : null,
         ),
@@ -113,9 +121,9 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
       ? h(
           "p",
           { class: "muted lobby-ghosts", "data-testid": "lobby-ghosts" },
-          "Racing the ghosts of: ",
+          t("lobby.ghosts"),
           room.ghosts.map((g, i) => [i ? ", " : "", h("span", { class: "name", dir: "auto" }, g.name)]),
-          " (they run as they played, from the start).",
+          t("lobby.ghostsTail"),
         )
       : null,
     h(
@@ -131,35 +139,35 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
           disabled,
           onclick: () => send({ type: "ready", ready: !ready }),
         },
-        ready ? "✓ Ready" : "I’m ready",
+        ready ? t("lobby.readyOn") : t("lobby.readyOff"),
       ),
       host
-        ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, "Start race")
-        : h("p", { class: "muted" }, "The host starts the race (or it starts when everyone is ready)."),
-      away ? h("p", { class: "muted", "data-testid": "host-away" }, "The host is away: you may start the race or remove players, and become the host.") : null,
-      h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, "Leave room"),
+        ? h("button", { type: "button", class: "primary", "data-testid": "start", disabled, onclick: () => send({ type: "start" }) }, t("lobby.start"))
+        : h("p", { class: "muted" }, t("lobby.hostStarts")),
+      away ? h("p", { class: "muted", "data-testid": "host-away" }, t("lobby.hostAway")) : null,
+      h("button", { type: "button", "data-testid": "leave", disabled, onclick: () => send({ type: "leave" }) }, t("lobby.leave")),
     ),
     watchingLine(presence),
     // (in a new tab: here, the page would leave the seat)
     h(
       "p",
       { class: "muted" },
-      "Watch link for spectators: ",
-      h("a", { href: `/watch/${code}`, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `/watch/${code}`, h("span", { class: "sr-only" }, " (opens in a new tab)")),
+      t("lobby.watchLink"),
+      h("a", { href: `/watch/${code}`, target: "_blank", rel: "noopener", "data-testid": "watch-link" }, `/watch/${code}`, h("span", { class: "sr-only" }, ` ${t("common.newTab")}`)),
     ),
   );
 }
 
 /** Instead of the join form, for a room that takes no seat: why (``note``), the way to watch. */
 export function closedPanel(code, note) {
-  const title = note.code === "daily" ? "A daily challenge attempt" : note.code === "tutorial" ? "A tutorial" : note.over ? "This race is over" : "This race has started";
+  const title = t(note.code === "daily" ? "closed.daily" : note.code === "tutorial" ? "closed.tutorial" : note.over ? "closed.over" : "closed.started");
   const watch = { href: `/watch/${encodeURIComponent(code)}`, class: "button primary", "data-testid": "watch-instead", "aria-describedby": "join-closed-why" };
   return h(
     "div",
     { class: "card-panel narrow", "data-testid": "join-closed", "data-code": note.code },
     h("h2", { tabindex: "-1" }, title), // (the focus goes here when this panel takes the form's place)
     h("p", { id: "join-closed-why", "data-testid": "join-error" }, sentence(note.message)),
-    h("p", { class: "actions" }, h("a", watch, note.over ? "See the results" : "Watch the race"), h("a", { href: "/", class: "button" }, "Back home")),
+    h("p", { class: "actions" }, h("a", watch, note.over ? t("closed.results") : t("closed.watch")), h("a", { href: "/", class: "button" }, t("common.home"))),
   );
 }
 
@@ -168,8 +176,8 @@ export function gonePanel(message) {
   return h(
     "div",
     { class: "card-panel narrow", "data-testid": "room-gone" },
-    h("h2", {}, "No such race"),
+    h("h2", {}, t("gone.title")),
     h("p", {}, sentence(message)),
-    h("a", { href: "/", class: "button" }, "Back home"),
+    h("a", { href: "/", class: "button" }, t("common.home")),
   );
 }

@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { hintsNote } from "../model/hints.js";
 import { moments } from "../model/moments.js";
 import { finished, formatMs, ordinal, TOTAL } from "../model/words.js";
 import { sound } from "../sound.js";
@@ -45,7 +46,8 @@ export function podiumView(podium, { me = null, result = null } = {}) {
       "li",
       { class: `step place-${r.place}${r.seat === me ? " me" : ""}`, "data-testid": "podium-step", "data-place": r.place, "data-seat": r.seat },
       h("span", { class: "who", dir: "auto", title: r.name }, r.name),
-      h("span", { class: "result" }, result ? result(r) : finished(r) ? formatMs(r.finished_ms) : `${r.cards}/${TOTAL}`),
+      // (a finish with hints that cost: the time it was ranked by, the hints in its title)
+      h("span", { class: "result", title: hintsNote(r) || null }, result ? result(r) : finished(r) ? formatMs(r.time_ms ?? r.finished_ms) : `${r.cards}/${TOTAL}`),
       h("span", { class: "block", "aria-hidden": "true" }, ordinal(r.place)),
     );
   const order = [2, 1, 3].map((n) => podium.find((r) => r.place === n)).filter(Boolean);

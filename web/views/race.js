@@ -19,9 +19,7 @@ import { podiumView } from "./moments.js";
 import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
-import { keysHelp, RESIGN, toolbar } from "./toolbar.js";
-
-const NOT_YET = "The race has not started yet.";
+import { keysHelp, resignWords, toolbar } from "./toolbar.js";
 
 /** The round's games on the record (seat -> id), with the games its ghosts raced again. */
 function withGhosts(replays, room) {
@@ -42,7 +40,7 @@ export class RaceView {
   constructor(act, now, words = {}) {
     this.act = act;
     this.now = now;
-    this.words = { banners: raceBanners, resign: RESIGN, side: true, result: raceResult, ...words };
+    this.words = { banners: raceBanners, resign: resignWords(), side: true, result: raceResult, ...words };
     this.s = null; // the state last drawn
     this.confirming = null; // the button waiting for its second press
     this.countedDown = null; // the start_at this page counted down to
@@ -64,7 +62,7 @@ export class RaceView {
     const banners = h("div", { class: "banner-area", "aria-live": "polite", "data-testid": "banners" });
     this.banners = bannerArea(banners);
     // The way to the ranking under the board (a phone): after the live banners, not in them.
-    const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, "See the ranking");
+    const to = h("button", { type: "button", class: "small to-ranking", "data-testid": "to-ranking", onclick: () => this.showRanking() }, t("race.toRanking"));
     this.toRanking = h("p", { class: "to-ranking-row", hidden: true }, to);
     this.shareRow = h("p", { class: "share-result-row", hidden: true });
     this.sharedText = null;
@@ -148,7 +146,7 @@ export class RaceView {
       hint: s.hint?.move ? parseMove(s.hint.move) : null,
       version: mine.version,
       pending: !!s.pending,
-      closed: p === "countdown" ? NOT_YET : p === "over" ? "The race is over." : null,
+      closed: p === "countdown" ? t("race.notYet") : p === "over" ? t("race.isOver") : null,
     });
     this.board.el.classList.toggle("waiting", p === "countdown");
   }
@@ -200,7 +198,7 @@ export class RaceView {
       return;
     }
     if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
-    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, "Show my board");
+    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, t("race.showBoard"));
     let title = h("p", { class: "podium-title", "data-testid": "podium-title" }, podiumTitle(s.room.ranking, s.seat));
     let steps = podiumView(podium(s.room), { me: s.seat });
     // The match's or the arena's end: its winner's moment, on the series' podium.
@@ -222,8 +220,9 @@ export class RaceView {
     const now = this.now();
     if (phase(s) === "countdown") this.countedDown = s.room.start_at; // this page counted down: "Go!" follows
     const c = clock(s, now, this.countedDown);
-    if (this.countdown.textContent !== (c.count ?? "")) {
-      this.countdown.textContent = c.count ?? ""; // heard once each
+    const count = c.count === "Go!" ? t("race.go") : c.count ?? "";
+    if (this.countdown.textContent !== count) {
+      this.countdown.textContent = count; // heard once each
       if (c.count) this.beat(c.count);
     }
     this.tools.time(c);
@@ -253,8 +252,8 @@ export class RaceView {
     const result = this.words.result(s);
     if ((result?.text ?? null) === this.sharedText) return false;
     this.sharedText = result?.text ?? null;
-    const data = () => ({ title: "Crescent Race", text: result.text, url: result.url });
-    this.shareEl = result ? shareButton({ testid: "share-result", label: "Share my result", copyLabel: "Copy my result", data }) : null;
+    const data = () => ({ title: t("site.name"), text: result.text, url: result.url });
+    this.shareEl = result ? shareButton({ testid: "share-result", label: t("race.share"), copyLabel: t("race.copy"), data }) : null;
     this.shareRow.hidden = !result || this.words.side;
     this.shareRow.replaceChildren(...(this.shareEl && !this.words.side ? [this.shareEl] : []));
     return true;
@@ -321,7 +320,7 @@ export class RaceView {
       e.preventDefault();
       return;
     }
-    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(NOT_YET);
+    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(t("race.notYet"));
     else if (key === "u") this.act.undo();
     else if (key === "s") this.act.shuffle();
     else if (key === "h") this.act.hint();

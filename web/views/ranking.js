@@ -7,16 +7,17 @@ import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
 import { changeChip, ratingChip } from "../ratings.js";
+import { analysisNote } from "../replays.js";
 
 /** The "away" tag of a player with no open connection (closed tab, lost network). */
 export function awayTag(presence, seat, me = null) {
-  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: "not connected" }, "away") : null;
+  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: t("tag.awayTitle") }, t("tag.away")) : null;
 }
 
 /** "3 watching", or nothing while nobody watches. */
 export function watchingLine(presence) {
   if (!presence || !presence.watching) return null;
-  return h("p", { class: "muted watching", "data-testid": "watching" }, `${presence.watching} watching`);
+  return h("p", { class: "muted watching", "data-testid": "watching" }, t("live.watching", { n: presence.watching }));
 }
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
@@ -32,18 +33,18 @@ export function progressList(players, { me = null, host = null, presence = null,
       "aria-valuemin": "0",
       "aria-valuemax": String(TOTAL),
       "aria-valuenow": String(p.cards),
-      "aria-label": `${p.name}: ${p.cards} of ${TOTAL} cards home`,
+      "aria-label": t("progress.label", { name: p.name, cards: p.cards, total: TOTAL }),
     };
     return h(
       "li",
       { class: `progress-row${p.seat === me ? " me" : ""}`, "data-testid": `progress-${p.seat}`, "data-seat": p.seat, "data-cards": p.cards, "data-moves": p.moves, "data-status": status },
-      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag("you"), p.seat === host && tag("host"), p.ghost && tag("ghost"), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag("left") : p.ghost ? null : awayTag(presence, p.seat, me)),
+      h("div", { class: "who" }, h("span", { class: "name", dir: "auto", "data-testid": "player-name" }, p.name), p.seat === me && tag(t("tag.you")), p.seat === host && tag(t("tag.host")), p.ghost && tag(t("tag.ghost")), votes && p.end_vote && !isOut(p) && h("span", { class: "tag vote", "data-testid": "asks-to-end" }, t("end.asksTag")), p.left ? tag(t("tag.left")) : p.ghost ? null : awayTag(presence, p.seat, me)),
       h("div", bar, h("div", { class: "fill", style: { width: `${Math.round((100 * p.cards) / TOTAL)}%` } })),
       h(
         "div",
         { class: "stats" },
         h("span", { "data-testid": "cards" }, `${p.cards}/${TOTAL}`),
-        h("span", { "data-testid": "moves" }, count(p.moves, "move")),
+        h("span", { "data-testid": "moves" }, count(p.moves, "count.moves")),
         p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
@@ -54,27 +55,25 @@ export function progressList(players, { me = null, host = null, presence = null,
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
  * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
- * change in this race (ratings.js), a column of its own once there are some. */
+ * change in this race (ratings.js), under each name (a side panel has no room for a column). */
 export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
-  const rated = !!ratings?.size;
   const linked = (r, content) => {
     const href = resultHref?.(r);
-    return href ? h("a", { href, "data-testid": "result-replay", title: `Watch ${r.name}'s game` }, content) : content;
+    return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
   };
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Moves"), rated ? h("th", {}, t("rating.column")) : null);
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("ranking.player")), h("th", {}, t("ranking.result")), h("th", {}, t("ranking.moves")));
   const rating = (r) => {
-    const found = ratings.get(r.seat);
-    return h("td", { class: "rating-cell", "data-testid": "ranking-rating" }, found ? [ratingChip(found), " ", changeChip(found)] : null);
+    const found = ratings?.get(r.seat);
+    return found ? h("span", { class: "rating-line", "data-testid": "ranking-rating" }, ratingChip(found), " ", changeChip(found)) : null;
   };
   const row = (r) =>
     h(
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: "Another player has this name too" }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, "you") : null, r.ghost ? h("span", { class: "tag" }, "ghost") : null),
-      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, `${r.cards}/${TOTAL} cards`), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, rating(r)),
+      h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
-      rated ? rating(r) : null,
     );
   return h("table", { class: "ranking", "data-testid": "ranking" }, h("thead", {}, head), h("tbody", {}, ranking.map(row)));
 }
@@ -93,9 +92,12 @@ export function replayLinks(ranking, replays, { me = null } = {}) {
   const links = ranking
     .filter((r) => replays.has(r.seat))
     .map((r) => {
-      const label = r.seat === me ? "Your game" : h("span", { class: "name", dir: "auto" }, r.name);
-      return h("li", {}, h("a", { href: replayPath([replays.get(r.seat)]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label));
+      const label = r.seat === me ? t("replays.yours") : h("span", { class: "name", dir: "auto" }, r.name);
+      const id = replays.get(r.seat);
+      // The solver's view of the game, in a sentence, once the server has it.
+      const note = r.ghost ? null : analysisNote(id, r.moves ?? 0);
+      return h("li", {}, h("a", { href: replayPath([id]), "data-testid": "replay-link", "data-seat": r.seat }, "▶ ", label), note ? [" ", note] : null);
     });
-  const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, "Watch the race again") : null;
-  return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, "Replays"), h("ul", {}, links), all);
+  const all = replays.size > 1 ? h("a", { href: replayPath(ranking.filter((r) => replays.has(r.seat)).map((r) => replays.get(r.seat))), class: "button small", "data-testid": "race-replay" }, t("replays.race")) : null;
+  return h("div", { class: "replay-list", "data-testid": "replay-list" }, h("h3", {}, t("replays.title")), h("ul", {}, links), all);
 }

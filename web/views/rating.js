@@ -53,13 +53,12 @@ export function friendsPanel(board) {
       "tr",
       { "data-testid": f.me ? "friends-me" : "friend", class: f.me ? "me" : null },
       h("td", { class: "place" }, `${i + 1}.`),
-      h("td", { class: "name" }, h("span", { dir: "auto" }, f.name), f.me ? h("span", { class: "tag" }, t("me.friends.you")) : null),
-      h("td", {}, ratingChip(f)),
+      h("td", { class: "name" }, h("span", { dir: "auto" }, f.name), f.me ? h("span", { class: "tag" }, t("me.friends.you")) : null, h("span", { class: "rating-line" }, ratingChip(f))),
       h("td", {}, f.me ? "" : String(f.together)),
       h("td", { class: "nowrap", title: t("me.friends.recordTitle") }, f.me ? "" : [h("span", { "data-testid": "friend-wins" }, String(f.wins)), "–", h("span", { "data-testid": "friend-losses" }, String(f.losses))]),
-      h("td", { class: "nowrap", "data-testid": "friend-last", "data-last": f.me ? null : f.last }, f.me ? "" : relativeText(f.last)),
+      h("td", { class: "last", "data-testid": "friend-last", "data-last": f.me ? null : f.last }, f.me ? "" : relativeText(f.last)),
     );
-  const heads = ["#", t("me.friends.player"), t("rating.column"), t("me.friends.races"), t("me.friends.record"), t("me.friends.last")];
+  const heads = ["#", `${t("me.friends.player")} · ${t("rating.column")}`, t("me.friends.races"), t("me.friends.record"), t("me.friends.last")];
   const head = h("tr", {}, heads.map((text) => h("th", {}, text)));
   return h("section", section, h("h2", {}, t("me.friends.title")), h("div", { class: "table-scroll" }, h("table", { class: "ranking friends" }, h("thead", {}, head), h("tbody", {}, rows.map(row)))));
 }

@@ -102,8 +102,8 @@ export function offerPanel(room, { me, act, ghostsReady = false, away = () => fa
     parts.push(h("p", { class: "offer-text", "data-testid": "offer-text" }, offer.by === me ? t(`offer.mine.${what}`) : t(`offer.from.${what}`, { name: nameOf(room, offer.by) })));
     if (waiting.length) parts.push(h("p", { class: "muted small", "data-testid": "offer-waiting" }, t("offer.waiting", { names: listText(waiting.map((p) => p.name)) })));
     if (mine) {
-      // Everyone it waits for has gone: the offer opens without them (they join the lobby).
-      if (waiting.length && waiting.every((p) => away(p.seat))) parts.push(h("button", { type: "button", class: "primary", "data-testid": "offer-go", onclick: () => again(act, offer) }, t("offer.startNow")));
+      // Everyone it waited for has gone (or left the room): sent again, it opens without them.
+      if (waiting.every((p) => away(p.seat))) parts.push(h("button", { type: "button", class: "primary", "data-testid": "offer-go", onclick: () => again(act, offer) }, t("offer.startNow")));
       parts.push(h("button", { type: "button", class: "small", "data-testid": "offer-withdraw", onclick: () => act.answer(false) }, offer.by === me ? t("offer.withdraw") : t("offer.changeMind")));
     } else {
       parts.push(

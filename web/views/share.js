@@ -32,7 +32,7 @@ export function shareButton({ testid, label, copyLabel = label, data, fallback =
     if (canShare) {
       try {
         await navigator.share(d);
-        say("Shared!");
+        say(t("share.shared"));
         return;
       } catch (e) {
         if (e?.name === "AbortError") return; // the person closed the sheet
@@ -40,10 +40,10 @@ export function shareButton({ testid, label, copyLabel = label, data, fallback =
     }
     try {
       await navigator.clipboard.writeText(d.url && d.text ? `${d.text} ${d.url}` : d.url || d.text);
-      say("Copied!");
+      say(t("share.copied"));
     } catch {
       fallback(button);
-      say("Select and copy");
+      say(t("share.select"));
     }
   }
   return button;
@@ -55,12 +55,12 @@ const LOOPBACK_FIX = ".ci/serve --host 0.0.0.0";
  * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). ``unreachable``:
  * no other device can open it (a server on loopback): said, with the fix, instead of a QR. */
 export function roomShare({ url, code, unreachable = false }) {
-  const input = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": "link to this room" });
+  const input = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": t("share.linkLabel") });
   const button = shareButton({
     testid: "copy-link",
-    label: "Share link",
-    copyLabel: "Copy link",
-    data: () => ({ title: "Crescent Race", text: `Join my Crescent Race, room ${code}`, url }),
+    label: t("share.link"),
+    copyLabel: t("share.copyLink"),
+    data: () => ({ title: t("site.name"), text: t("share.join", { code }), url }),
     fallback: () => input.select(),
   });
   if (unreachable) {
@@ -79,7 +79,7 @@ export function roomShare({ url, code, unreachable = false }) {
   const qr = h("img", {
     class: "qr",
     src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,
-    alt: `QR code of the room's link, ${url}`,
+    alt: t("share.qr", { url }),
     width: "148",
     height: "148",
     "data-testid": "room-qr",
@@ -87,7 +87,7 @@ export function roomShare({ url, code, unreachable = false }) {
   return h(
     "div",
     { class: "share-block" },
-    h("div", { class: "share-text" }, h("p", {}, "Invite friends with this link, or let them scan the code:"), h("div", { class: "share" }, input, button)),
+    h("div", { class: "share-text" }, h("p", {}, t("share.invite")), h("div", { class: "share" }, input, button)),
     qr,
   );
 }

@@ -7,23 +7,23 @@ import { statusText, voteText } from "../model/words.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 import { offerPanel, seriesPanel } from "./series.js";
 
-/** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch, rematchSame,
- * rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the round's games
- * on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
+/** The side panel of state ``s``; ``act``: end, voteEnd(vote), rematch,
+ * rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the
+ * round's games on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
  * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
  * ``ratings``: seat -> rating and its change (ratings.js). */
 export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null }) {
   const room = s.room;
   const live = phase(s) !== "over";
-  const parts = [h("h2", {}, "Race"), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
+  const parts = [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
   if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, "Ranking"), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
     // The next round is an offer: anyone may make it, everyone still here answers it.
-    const away = (seat) => isAway(s.presence, seat);
+    const away = (seat) => isAway(s.presence, seat); // (the server says if they have gone long enough)
     parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
     if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
-    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, "Leave the room"));
+    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, t("side.leave")));
   }
   if (mayEnd) {
     const sure = confirming === "end";
@@ -33,9 +33,9 @@ export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = 
   if (vote && live) parts.push(voteBlock(vote, act));
   // In a new tab: here, this page would leave the seat.
   const link = { href: `/watch/${s.code}`, target: "_blank", rel: "noopener", "data-testid": "spectator-link" };
-  const spectate = h("a", link, "Spectator view", h("span", { class: "sr-only" }, " (opens in a new tab)"));
+  const spectate = h("a", link, t("side.spectator"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`));
   // At race over, every game this device played (a new tab: here the page would leave the seat).
-  const mine = phase(s) === "over" ? [" · ", h("a", { href: "/me", target: "_blank", rel: "noopener", "data-testid": "me-link" }, "My games", h("span", { class: "sr-only" }, " (opens in a new tab)"))] : null;
+  const mine = phase(s) === "over" ? [" · ", h("a", { href: "/me", target: "_blank", rel: "noopener", "data-testid": "me-link" }, t("home.me"), h("span", { class: "sr-only" }, ` ${t("common.newTab")}`))] : null;
   parts.push(h("p", { class: "muted small" }, spectate, mine));
   refill(el, parts);
   el.dataset.phase = phase(s);
@@ -63,7 +63,7 @@ export function drawRivals(el, s, ghosts = []) {
     [...rivals(s), ...ghosts].map((p) => {
       const status = statusText(p);
       // (dir: a right-to-left name cut short loses its end, not its beginning)
-      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? " · ghost" : "", isAway(s.presence, p.seat) ? " · away" : "");
+      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? ` · ${t("side.ghost")}` : "", isAway(s.presence, p.seat) ? ` · ${t("side.away")}` : "");
     }),
   );
 }
