@@ -85,18 +85,27 @@ mute.addEventListener("click", () => sound.setMuted(!sound.muted));
 
 const FOUR = "crescent.fourColour";
 const four = document.querySelector("[data-testid=four-colour]");
+// (on by default: in a game of same-suit moves, each suit its own colour reads faster)
+const fourWord = document.createElement("span");
+fourWord.className = "fc-label";
+four.append(fourWord);
 const setFour = (on) => {
   document.documentElement.classList.toggle("four-colour", on);
   four.setAttribute("aria-pressed", String(on));
+  fourWord.textContent = t(on ? "top.fourColours" : "top.twoColours");
+  four.title = t("top.deckChoice");
 };
-setFour(store.get(FOUR) === "1");
+setFour(store.get(FOUR) !== "0");
 four.addEventListener("click", () => {
   const on = !document.documentElement.classList.contains("four-colour");
   store.set(FOUR, on ? "1" : "0");
   setFour(on);
 });
 
+let here = location.pathname + location.search;
+
 function route(handoff = null) {
+  here = location.pathname + location.search;
   current?.destroy();
   current = null;
   const path = decodeURIComponent(location.pathname);
@@ -146,5 +155,14 @@ export function navigate(path, handoff = null) {
   route(handoff);
 }
 
-window.addEventListener("popstate", () => route());
+// Back (or Forward) from a race the player is still in asks first; kept, the address goes
+// back to the race's (a page that says what leaving it costs has ``leaving()``).
+window.addEventListener("popstate", () => {
+  const question = current?.leaving?.();
+  if (question && !window.confirm(question)) {
+    history.pushState({}, "", here);
+    return;
+  }
+  route();
+});
 route();
