@@ -25,7 +25,7 @@ export function raceBanners(s) {
     testid: "over-banner",
     kind: "over",
     strong: endedByTime(s.room) ? t("banner.timeUp") : endedText(s.room),
-    text: at ? ` ${t(mine && !finished(mine) ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
+    text: at ? ` ${t(mine && !finished(mine) && !mine.resigned ? "end.placedUnfinished" : "end.placed", { place: ordinal(at), n: s.room.ranking.length })}` : "",
   };
   return { own, over: end || null };
 }
