@@ -779,4 +779,6 @@ export const en = {
   "keys.typeHelp": "Piles p0–p15, foundations uS uH uD uC (up) and dS dH dD dC (down). Escape closes.",
   "keys.notLegal": "{move} is not a legal move now.",
   "keys.notAMove": "Not a move: write it as p3>uH.",
+  "home.moreOptions": "More options: difficulty, deal, time limit, format, spectators, hints",
+  "home.picture": "A deal laid out: 16 piles round the 8 foundations, the aces building up and the kings down. The same deal for everyone, one clock.",
 };

@@ -777,4 +777,6 @@ export const es = {
   "keys.typeHelp": "Montones p0–p15, bases uS uH uD uC (ascendentes) y dS dH dD dC (descendentes). Escape cierra.",
   "keys.notLegal": "{move} no es una jugada legal ahora.",
   "keys.notAMove": "No es una jugada: escríbela como p3>uH.",
+  "home.moreOptions": "Más opciones: dificultad, reparto, límite de tiempo, formato, espectadores, pistas",
+  "home.picture": "Un reparto: 16 montones alrededor de las 8 bases, los ases suben y los reyes bajan. El mismo reparto para todos, un solo reloj.",
 };
