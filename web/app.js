@@ -6,7 +6,7 @@
 //   /learn       the tutorial
 //   /me          my games (this device's)
 
-import { store } from "./dom.js";
+import { h, store } from "./dom.js";
 import { chooseLang, lang, LANGUAGES, t } from "./i18n.js";
 import { linkStatus } from "./net.js";
 import { dailyView } from "./pages/daily.js";
@@ -56,6 +56,22 @@ document.querySelector(".fc-word").textContent = ` ${t("top.fourColour")}`;
 document.querySelector("[data-testid=four-colour]").title = t("top.fourColour");
 document.querySelector(".mute-label").textContent = ` ${t("top.mute")}`;
 
+// The server lost: said loudly over the page, whose input is refused (inert) until a link is
+// back; the clocks are marked as waiting (style.css). It clears by itself on reconnect.
+const lostNotice = h(
+  "div",
+  { class: "lost-notice", role: "alert", "data-testid": "connection-lost", hidden: true },
+  h("strong", {}, t("lost.title")),
+  h("span", {}, t("lost.body")),
+);
+document.body.append(lostNotice);
+document.documentElement.style.setProperty("--clock-waiting", JSON.stringify(t("lost.clock")));
+linkStatus.addEventListener("lost", ({ detail: lost }) => {
+  lostNotice.hidden = !lost;
+  document.documentElement.classList.toggle("link-lost", lost);
+  root.inert = lost;
+});
+
 // The top bar's preferences, remembered: sounds muted, and a four-colour deck.
 const mute = document.querySelector("[data-testid=mute]");
 const showMute = (muted) => {
@@ -69,18 +85,27 @@ mute.addEventListener("click", () => sound.setMuted(!sound.muted));
 
 const FOUR = "crescent.fourColour";
 const four = document.querySelector("[data-testid=four-colour]");
+// (on by default: in a game of same-suit moves, each suit its own colour reads faster)
+const fourWord = document.createElement("span");
+fourWord.className = "fc-label";
+four.append(fourWord);
 const setFour = (on) => {
   document.documentElement.classList.toggle("four-colour", on);
   four.setAttribute("aria-pressed", String(on));
+  fourWord.textContent = t(on ? "top.fourColours" : "top.twoColours");
+  four.title = t("top.deckChoice");
 };
-setFour(store.get(FOUR) === "1");
+setFour(store.get(FOUR) !== "0");
 four.addEventListener("click", () => {
   const on = !document.documentElement.classList.contains("four-colour");
   store.set(FOUR, on ? "1" : "0");
   setFour(on);
 });
 
+let here = location.pathname + location.search;
+
 function route(handoff = null) {
+  here = location.pathname + location.search;
   current?.destroy();
   current = null;
   const path = decodeURIComponent(location.pathname);
@@ -130,5 +155,14 @@ export function navigate(path, handoff = null) {
   route(handoff);
 }
 
-window.addEventListener("popstate", () => route());
+// Back (or Forward) from a race the player is still in asks first; kept, the address goes
+// back to the race's (a page that says what leaving it costs has ``leaving()``).
+window.addEventListener("popstate", () => {
+  const question = current?.leaving?.();
+  if (question && !window.confirm(question)) {
+    history.pushState({}, "", here);
+    return;
+  }
+  route();
+});
 route();

@@ -11,6 +11,18 @@ import { CLOSE_REMOVED, CLOSE_REPLACED } from "./wire.js";
 /** Each link's "status" events: `detail` connecting, online, offline, replaced or idle. */
 export const linkStatus = new EventTarget();
 
+/** The links that lost their server and try again. While any has, ``linkStatus`` says so
+ * with a "lost" event (``detail`` true), and with false once none has: the page then refuses
+ * input and says why (app.js). A link closed on purpose, or replaced, is not lost. */
+const lost = new Set();
+
+function setLost(link, on) {
+  const was = lost.size > 0;
+  if (on) lost.add(link);
+  else lost.delete(link);
+  if (was !== lost.size > 0) linkStatus.dispatchEvent(new CustomEvent("lost", { detail: lost.size > 0 }));
+}
+
 /** How soon a page asks again when the server did not answer (the page's own wait). */
 export const RETRY_MS = 5000;
 
@@ -137,6 +149,7 @@ export class Link {
   }
 
   status(state) {
+    if (state !== "connecting") setLost(this, state === "offline");
     linkStatus.dispatchEvent(new CustomEvent("status", { detail: state }));
   }
 }

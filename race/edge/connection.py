@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
 from starlette.websockets import WebSocket
 
 from race.edge.handler import Handler, Outcome
@@ -29,6 +30,29 @@ from race.wire import protocol as p
 log = logging.getLogger(__name__)
 _RESYNC = p.encode({"type": "resync", "message": "some updates were lost; resume to resync"})
 _SLOW_DOWN = p.error("rate_limited", "too many messages; slow down (this one was ignored)")
+
+
+class _Phase(msgspec.Struct):
+    phase: str = ""
+
+
+class _Snapshot(msgspec.Struct):
+    type: str = ""
+    room: _Phase | str | None = None
+
+
+_snapshot = msgspec.json.Decoder(_Snapshot)
+
+
+def _starts_race(message: str) -> bool:
+    """Whether ``message`` is a room snapshot past its lobby (its race has begun)."""
+    if '"phase"' not in message:
+        return False
+    try:
+        m = _snapshot.decode(message)
+    except msgspec.DecodeError:
+        return False
+    return m.type == "room" and isinstance(m.room, _Phase) and m.room.phase not in ("", "lobby")
 
 
 class Connection:
@@ -47,6 +71,8 @@ class Connection:
         self.session = Session(self.id, address=address)
         self.outbox = Outbox(ws, self.id, size=settings.send_queue, write_timeout=settings.write_timeout)
         self.following: dict[str, None] = {}  # the rooms and leaderboards it follows
+        # A lobby's spectator: the spectator delay (ms) that begins when its race does.
+        self._delay_at_start: int | None = None
 
     async def run(self, greeting: dict[str, Any]) -> None:
         self.outbox.start()
@@ -102,6 +128,7 @@ class Connection:
         await self._reply(outcome.at_once)
         if outcome.delay_ms is not None:
             self.outbox.delay(outcome.delay_ms)
+            self._delay_at_start = outcome.delay_at_start_ms
         await self._reply(outcome.replies)
         return True
 
@@ -149,6 +176,11 @@ class Connection:
         return self.session.sees_boards
 
     def deliver(self, message: str, room: str | None = None) -> None:
+        if self._delay_at_start is not None and room == self.session.room and _starts_race(message):
+            # The race begins: the spectator is told at once, and sees it that much later.
+            ms, self._delay_at_start = self._delay_at_start, None
+            self.outbox.send(p.encode({"type": "delayed", "ms": ms, "started": True}))
+            self.outbox.delay(ms)
         self.outbox.deliver(message, room)
 
     def kick(self, code: int, reason: str) -> None:

@@ -47,6 +47,9 @@ class Outcome:
     #: Everything sent from here on runs this many ms behind (0: no longer), when not None.
     delay_ms: int | None = None
     replies: Sequence[dict[str, Any]] = ()
+    #: A spectator of a lobby: the delay of this many ms begins with the race (nothing in a
+    #: lobby is secret), when not None.
+    delay_at_start_ms: int | None = None
     #: The message seated the connection, made it a spectator, or resumed or resynced it.
     arrived: bool = False
 
@@ -129,6 +132,8 @@ class Handler:
         if isinstance(msg, p.Leave) and left is not None and session.room is None:
             return Outcome(unfollow=[left], delay_ms=0, replies=replies)
         if isinstance(msg, p.Watch) and session.delay_ms:
+            if any(r.get("type") == "watching" and r["room"].get("phase") == "lobby" for r in replies):
+                return Outcome(delay_ms=0, delay_at_start_ms=session.delay_ms, replies=replies, arrived=arrived)
             told = {"type": "delayed", "ms": session.delay_ms}  # (at once: the page says so)
             return Outcome(at_once=[told], delay_ms=session.delay_ms, replies=replies, arrived=arrived)
         return Outcome(replies=replies, arrived=arrived)

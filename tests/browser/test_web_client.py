@@ -649,23 +649,28 @@ def test_the_four_colour_deck_is_an_option_and_is_remembered(browsing: Browsing)
     solo = start_solo(browsing, "easy", TALL_DEAL)
     page = solo.page
     solo.settled()
-    two = page.evaluate(SUIT_COLOURS_JS)
-    assert two["H"] == two["D"] and two["S"] == two["C"] and two["H"] != two["S"], two  # red and black
+    # Four colours by default, and the button says so.
     four = page.get_by_test_id("four-colour")
-    expect(four).to_have_attribute("aria-pressed", "false")
-    four.click()
     expect(four).to_have_attribute("aria-pressed", "true")
+    expect(four).to_contain_text("4 colours")
     colours = page.evaluate(SUIT_COLOURS_JS)
     assert len(set(colours.values())) == 4, colours  # each suit its own
+    four.click()
+    expect(four).to_have_attribute("aria-pressed", "false")
+    expect(four).to_contain_text("2 colours")
+    two = page.evaluate(SUIT_COLOURS_JS)
+    assert two["H"] == two["D"] and two["S"] == two["C"] and two["H"] != two["S"], two  # red and black
     assert colours["H"] == two["H"] and colours["S"] == two["S"], colours
 
     page.reload()  # remembered
     solo.settled()
-    expect(page.get_by_test_id("four-colour")).to_have_attribute("aria-pressed", "true")
-    assert page.evaluate(SUIT_COLOURS_JS) == colours
-    page.get_by_test_id("four-colour").click()
     expect(page.get_by_test_id("four-colour")).to_have_attribute("aria-pressed", "false")
     assert page.evaluate(SUIT_COLOURS_JS) == two
+    page.get_by_test_id("four-colour").click()
+    expect(page.get_by_test_id("four-colour")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SUIT_COLOURS_JS) == colours
+    # The court cards are figures drawn by the page, not a font's glyphs.
+    assert page.locator("[data-testid=board] .card.face svg.court").count() > 0
 
 
 def test_players_leave_the_lobby_the_host_removes_one_and_ends_a_race_nobody_finishes(browsing: Browsing) -> None:

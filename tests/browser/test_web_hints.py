@@ -17,6 +17,7 @@ from race.daily import choose_deal
 from race.engine import Game
 from race.engine.hints import UNDO_OUT, advise, position_hash
 from tests.support.processes import DAILY_SECRET, Client, Server
+from tests.support.rooms import more_options
 from tests.support.web import OUTPUT, Browsing, Tab
 from tests.support.winning_lines import first_winning_line
 
@@ -43,6 +44,7 @@ def create(tabs: Browsing, hints: str | None = None) -> tuple[Tab, str]:
     tab = tabs.open("ann", "/", still=True)
     page = tab.page
     page.get_by_test_id("create-name").fill("Ann")
+    more_options(page)
     page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
     page.get_by_test_id("create-deal").fill(str(DEAL))
     if hints is not None:

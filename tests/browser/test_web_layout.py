@@ -145,7 +145,7 @@ BOARD_AND_BANNERS_JS = """() => {
   const parts = [board, ...board.querySelectorAll(".card, .pile, .foundation")].map((e) => e.getBoundingClientRect());
   const cards = [...board.querySelectorAll(".card")].map((e) => e.getBoundingClientRect());
   const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  const banners = [...document.querySelectorAll(".play .banner")].map((e) => {
+  const banners = [...document.querySelectorAll(".play .banner, .race-aside .banner")].map((e) => {
     const r = e.getBoundingClientRect();
     return { top: r.top, bottom: r.bottom, live: e.closest("[aria-live]")?.getAttribute("aria-live") ?? null,
              covers: cards.some((c) => meet(r, c)) };

@@ -17,6 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.support.processes import TIMEOUT, Server
 from tests.support.races import ann_wins_bob_resigns
+from tests.support.rooms import more_options
 from tests.support.web import OUTPUT, Browsing, Tab, expect
 from tests.support.winning_lines import first_winning_line
 
@@ -90,6 +91,7 @@ def test_ratings_in_the_lobby_the_ranking_me_and_the_friends_board(
     ann = with_key(browsing, "ann", ann_key, size)
     page = ann.page
     page.get_by_test_id("create-name").fill("Ann")
+    more_options(page)
     page.get_by_test_id("create-difficulty").select_option(line["difficulty"])
     page.get_by_test_id("create-deal").fill(str(line["deal"]))
     page.get_by_test_id("create-submit").click()

@@ -34,12 +34,26 @@ def test_a_racing_page_reconnects_and_resumes_its_board_when_its_server_is_repla
     first = solo.play_by_drag(next(m for m in solo.settled()["legal"] if m != "shuffle"))
 
     server.kill()  # kill -9: the socket drops with no goodbye
+    # Loud within 2 s: a notice over the board, input refused, the clock marked as waiting.
+    notice = page.get_by_test_id("connection-lost")
+    expect(notice).to_be_visible(timeout=2000)
+    assert page.evaluate("document.getElementById('app').inert")
+    box, board = notice.bounding_box(), page.get_by_test_id("board").bounding_box()
+    assert box and board and board["y"] < box["y"] + box["height"] / 2 < board["y"] + board["height"]
+    waiting = page.evaluate("getComputedStyle(document.querySelector('[data-testid=timer]'), '::after').content")
+    assert "waiting" in waiting, waiting
+    moves_before = len(solo.sent_types("move"))
+    solo.page.locator("[data-testid=board] .card[data-top]").first.click(force=True)
+    assert len(solo.sent_types("move")) == moves_before
+    browsing.snap("lost")
     connection = page.get_by_test_id("connection")
     expect(connection).to_have_attribute("data-state", "offline")
     expect(connection).to_have_text("reconnecting…")
     replacement = serve(redis_url, server.port)
     try:
         expect(connection).to_have_attribute("data-state", "online")
+        expect(notice).to_be_hidden()
+        assert not page.evaluate("document.getElementById('app').inert")
         resumed = solo.settled(first["version"])
         assert resumed["piles"] == first["piles"] and resumed["foundations"] == first["foundations"]
         resume = solo.sent_types("resume")[-1]

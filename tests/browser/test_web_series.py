@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.processes import Client
+from tests.support.rooms import more_options
 from tests.support.web import OUTPUT, Browsing, Tab
 from tests.support.winning_lines import winning_line
 
@@ -37,6 +38,7 @@ def create(tabs: Browsing, name: str, fmt: str, *, deal: int | None = None) -> t
     tab = tabs.open("host", "/", still=True)
     page = tab.page
     page.get_by_test_id("create-name").fill(name)
+    more_options(page)
     page.get_by_test_id("create-difficulty").select_option(DIFFICULTY)
     if deal is not None:
         page.get_by_test_id("create-deal").fill(str(deal))

@@ -37,14 +37,18 @@ SIZES: dict[str, tuple[ViewportSize, bool]] = {
 # each way. A line clipped away by a scrolling or clipping ancestor is not seen; nor is text
 # read only by screen readers.
 OVERLAPS_JS = """() => {
-  const clipped = (el, r) => {
-    for (let a = el.parentElement; a; a = a.parentElement) {
+  // What of a line its clipping ancestors let be seen (null: none of it).
+  const seen = (el, r) => {
+    let { left, top, right, bottom } = r;
+    for (let a = el; a; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (s.overflowX === "visible" && s.overflowY === "visible") continue;
       const c = a.getBoundingClientRect();
-      if (r.right <= c.left + 1 || r.left >= c.right - 1 || r.bottom <= c.top + 1 || r.top >= c.bottom - 1) return true;
+      left = Math.max(left, c.left); right = Math.min(right, c.right);
+      top = Math.max(top, c.top); bottom = Math.min(bottom, c.bottom);
+      if (right - left <= 1 || bottom - top <= 1) return null;
     }
-    return false;
+    return { left, top, right, bottom, width: right - left, height: bottom - top };
   };
   // A line under a panel drawn over it (the podium over the board, a toast) is not seen:
   // what is at its middle is neither its own element nor a see-through one.
@@ -71,8 +75,9 @@ OVERLAPS_JS = """() => {
     const range = document.createRange();
     range.selectNodeContents(n);
     const card = el.closest(".card");
-    for (const r of range.getClientRects()) {
-      if (r.width < 1 || r.height < 1 || clipped(el, r) || covered(el, r)) continue;
+    for (const line of range.getClientRects()) {
+      const r = line.width < 1 || line.height < 1 ? null : seen(el, line);
+      if (!r || covered(el, r)) continue;
       // A foundation's label and count keep a little space from their neighbours' (else
       // "13/1313/13" reads as one number): their lines count 1.5 px wider each way.
       const pad = el.closest(".fcount, .flabel") ? 1.5 : 0;
@@ -227,7 +232,9 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     broken = page.evaluate(RESULTS_BROKEN_JS)
     if broken:
         problems.append(f"over at {size}: results broken over lines: {broken}")
-    if card_width(alice) < racing - 0.5:
+    # (Where the banners are above the board, on a phone, it gives them room: all of it stays
+    # on the screen.)
+    if card_width(alice) < 0.8 * racing:
         problems.append(f"the board shrank from {racing} to {card_width(alice)} px cards when the banners came")
 
     winner = watcher.page.get_by_test_id("winner")
@@ -243,7 +250,8 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
     daily.settled()
     look(daily, size, "daily", problems)
     assert_fills(daily, size, "daily", problems)
-    # The daily page's board is as big as the race's (it has no rivals beside it).
-    if card_width(daily) < racing - 0.5:
+    # The daily page's board is nearly as big as the race's (it has no rivals beside it, but
+    # its attempt's notes above it, and all of it is on the screen).
+    if card_width(daily) < 0.8 * racing:
         problems.append(f"daily cards {card_width(daily)} px, race cards {racing} px")
     assert not problems, "\n".join(problems)

@@ -125,16 +125,22 @@ async def test_a_chosen_deal_says_so(server: Server) -> None:
 async def test_spectators_watch_the_race_as_it_was_the_delay_ago(server: Server) -> None:
     ann, bob, _, _, room = await lobby(server, spectator_delay=15)  # 300 ms here
     assert room["spectator_delay"] == 15
+    # A lobby holds no secret: its spectator sees it at once, and who comes too.
     spectator = await Client.connect(server.ws_url)
     asked = time.time() * 1000
-    told = await spectator.request({"type": "watch", "room": room["code"]}, "delayed")
-    assert told == {"type": "delayed", "ms": 300}  # at once: the page says the view runs behind
-    watching = await spectator.expect("watching")
-    got = time.time() * 1000
-    assert got - asked >= 300 and got - watching["room"]["server_time"] >= 300  # the snapshot, as it was
+    watching = await spectator.request({"type": "watch", "room": room["code"]}, "watching")
+    assert time.time() * 1000 - asked < 300 and [p["name"] for p in watching["room"]["players"]] == ["Ann", "Bob"]
+    assert [m for m in spectator.inbox if m.get("type") == "delayed"] == []
+    # The delay begins with the race: the spectator is told at once, then sees it as it was.
     await ann.send({"type": "start"})
+    started = time.time() * 1000
+    told = await spectator.expect("delayed")
+    assert told == {"type": "delayed", "ms": 300, "started": True}
+    assert time.time() * 1000 - started < 300
     await bob.expect("room", where=lambda m: m["room"]["phase"] == "racing")
     state = await ann.started()
+    racing = await spectator.expect("room", where=lambda m: m["room"]["phase"] != "lobby")
+    assert time.time() * 1000 - started >= 300 and racing["room"]["server_time"] <= started + 300
     moved = time.time() * 1000
     state = await ann.request({"type": "move", "move": state["legal_moves"][0], "version": state["version"]}, "state")
     await bob.expect("player", where=lambda m: m["player"]["version"] == state["version"])
@@ -143,7 +149,15 @@ async def test_spectators_watch_the_race_as_it_was_the_delay_ago(server: Server)
     watched = time.time() * 1000
     assert shown["player"]["board"] == state["board"]
     assert watched - moved >= 300 and rival - moved < watched - moved  # the players first, live
-    for c in (ann, bob, spectator):
+    # One who comes once the race runs is told at once, and everything comes that much later.
+    late = await Client.connect(server.ws_url)
+    asked = time.time() * 1000
+    told = await late.request({"type": "watch", "room": room["code"]}, "delayed")
+    assert told == {"type": "delayed", "ms": 300}
+    seen = await late.expect("watching")
+    got = time.time() * 1000
+    assert got - asked >= 300 and got - seen["room"]["server_time"] >= 300  # the snapshot, as it was
+    for c in (ann, bob, spectator, late):
         await c.close()
 
 

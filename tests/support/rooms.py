@@ -22,6 +22,8 @@ def create_from_home(
     """Fill the home page's create form on ``page`` and submit it (tapped on a phone); once the
     lobby shows, the room's code. Settings left ``None`` keep the form's defaults."""
     page.get_by_test_id("create-name").fill(name)
+    if (difficulty, deal, time_limit) != (None, None, None):  # the settings: behind "More options"
+        more_options(page)
     if difficulty is not None:
         page.get_by_test_id("create-difficulty").select_option(difficulty)
     if deal is not None:
@@ -34,6 +36,13 @@ def create_from_home(
     code = page.get_by_test_id("room").get_attribute("data-code")
     assert code
     return code
+
+
+def more_options(page: Page) -> None:
+    """Open the home page's "More options" (the create form's settings), if closed."""
+    more = page.get_by_test_id("create-more")
+    if more.get_attribute("open") is None:
+        page.get_by_test_id("create-more-toggle").click()
 
 
 def create_room(

@@ -11,8 +11,10 @@ import { t } from "../i18n.js";
 import { card, foundationLabel, parseMove, SUIT_ORDER } from "../model/cards.js";
 import { sentence } from "../model/words.js";
 import { PointerInput } from "./drag.js";
+import { courtFigure } from "./faces.js";
 import * as motion from "./motion.js";
 import { peekable, spreadPile, spreadToggle } from "./peek.js";
+import { keyOfPile } from "../model/keys.js";
 import { sound } from "../sound.js";
 
 export const TOP_ROW = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -34,7 +36,7 @@ export function cardElement(text, extra = {}) {
       ...extra,
     },
     h("span", { class: "idx" }, c.label),
-    h("span", { class: "pip", "aria-hidden": "true" }, c.emblem),
+    h("span", { class: "pip", "aria-hidden": "true" }, c.face ? courtFigure(c.rank, c.symbol) : c.emblem),
   );
 }
 
@@ -76,6 +78,7 @@ export class BoardView {
         class: `pile ${row}`,
         "data-pile": i,
         "data-drop": `p${i}`,
+        "data-key": this.interactive ? keyOfPile(`p${i}`) : null,
         style: { "--arc": ARC[col] },
         tabindex: this.interactive ? "0" : null,
         role: this.interactive ? "button" : "group",

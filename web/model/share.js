@@ -12,6 +12,12 @@ export function shareOrigin(location, helloOrigin) {
   return helloOrigin && LOOPBACK.test(location.hostname) ? helloOrigin : location.origin;
 }
 
+/** Whether a shared link would reach no other device: the page is at a loopback address
+ * and the server knows no address others can open (it listens on loopback only). */
+export function unreachable(location, helloOrigin) {
+  return !helloOrigin && LOOPBACK.test(location.hostname);
+}
+
 /** The room's link to share. */
 export const roomLink = (origin, code) => `${origin}/r/${code}`;
 

@@ -1,5 +1,6 @@
 // The home page: create a room, join one by code, today's daily challenge, live rooms.
 
+import { BoardView } from "../board/board.js";
 import { deviceKey } from "../device.js";
 import { fill, h, NAME_KEY, nameInput, store, tokenKey, toast } from "../dom.js";
 import { errorText, t } from "../i18n.js";
@@ -83,6 +84,13 @@ export function homeView(root, { navigate }) {
     h("h2", {}, t("home.start")),
     h("label", { for: "create-name" }, t("home.nickname")),
     createName,
+    createBtn,
+    // The settings, behind "More options": a returning player (the name remembered) starts
+    // a race in one click, on a medium random deal.
+    h(
+      "details",
+      { class: "more-options", "data-testid": "create-more" },
+      h("summary", { "data-testid": "create-more-toggle" }, t("home.moreOptions")),
     h("label", { for: "difficulty" }, t("home.difficulty")),
     difficulty,
     h("label", { for: "deal" }, t("home.deal"), " ", h("small", {}, t("home.dealHint"))),
@@ -96,7 +104,7 @@ export function homeView(root, { navigate }) {
     h("label", { for: "hints" }, t("home.hints")),
     hints,
     h("label", { class: "check" }, listed, ` ${t("home.listed")}`),
-    createBtn,
+    ),
   );
 
   // -- join ------------------------------------------------------------------------
@@ -145,9 +153,17 @@ export function homeView(root, { navigate }) {
       h("h1", { class: "sr-only" }, "Crescent Race"),
       h("p", { class: "tagline" }, t("home.tagline"), " ", h("a", { href: "/how", "data-testid": "howto-link" }, t("howto.link")), " · ", h("a", { href: "/learn", "data-testid": "tutorial-link" }, t("home.tutorial")), " · ", h("a", { href: "/me", "data-testid": "me-link" }, t("home.me"))),
       welcome(),
-      h("div", { class: "home-grid" }, createForm, joinForm, daily, live),
+      h("div", { class: "home-grid" }, createForm, daily, joinForm, picture(), live),
     ),
   );
+
+  /** A picture of the game: a crescent as a deal lays it out (the board's own drawing). */
+  function picture() {
+    const board = new BoardView({ compact: true });
+    board.el.removeAttribute("data-testid");
+    board.update(exampleBoard());
+    return h("figure", { class: "card-panel home-picture", "data-testid": "home-picture" }, board.el, h("figcaption", { class: "muted small" }, t("home.picture")));
+  }
 
   /** A newcomer's offer, until it is taken or waved away. */
   function welcome() {
@@ -275,4 +291,26 @@ export function homeView(root, { navigate }) {
       link?.close();
     },
   };
+}
+
+/** A deal's layout for the home page's picture: the aces and kings on their foundations, the
+ * other 96 cards in 16 piles of six, in a fixed order (any order: a picture, not a game). */
+function exampleBoard() {
+  const suits = "SHDC";
+  const cards = [];
+  for (let copy = 0; copy < 2; copy++) for (const s of suits) for (const r of "23456789TJQ") cards.push(r + s);
+  for (const s of suits) cards.push("A" + s, "K" + s); // (the second deck's ace and king)
+  let seed = 7;
+  for (let i = cards.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [cards[i], cards[j]] = [cards[j], cards[i]];
+  }
+  const piles = Array.from({ length: 16 }, (_, i) => cards.slice(i * 6, i * 6 + 6));
+  const foundations = {};
+  for (const s of suits) {
+    foundations["u" + s] = { top: "A" + s, count: 1 };
+    foundations["d" + s] = { top: "K" + s, count: 1 };
+  }
+  return { piles, foundations };
 }

@@ -7,6 +7,7 @@
 // to the start and the end.
 
 import { BoardView } from "../board/board.js";
+import { fitMany, fitOne } from "../board/fitting.js";
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { t } from "../i18n.js";
 import { playOn, raceGhosts } from "../ghostrace.js";
@@ -58,6 +59,7 @@ class ReplayView {
     this.link?.close();
     this.abort.abort();
     cancelAnimationFrame(this.frame);
+    this.fit?.stop();
     document.removeEventListener("keydown", this.keys);
   }
 
@@ -116,6 +118,10 @@ class ReplayView {
     this.coach = many ? null : coachPanel(this, this.timelines[0], this.track);
     fill(this.page, head, controls, this.coach?.el, h("p", { class: "replay-now" }, this.clockEl, this.countEl), grid, this.ghostForm(many), this.links(first, many));
     document.addEventListener("keydown", this.keys);
+    // The boards as big as the screen allows: one, or all of them side by side.
+    this.fit = many
+      ? fitMany(grid, { cells: () => this.games.map((g) => g.el), boardOf: (cell) => cell.querySelector(".board") })
+      : fitOne(this.games[0].board.el, grid);
     this.render();
     if (!many && first.room) this.offerRace(first);
   }

@@ -5,7 +5,7 @@ import { announce, announcer, fill, h, refill, store, toast } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { news } from "../model/news.js";
 import { hostAway, joinNote, phase } from "../model/select.js";
-import { roomSummary } from "../model/words.js";
+import { isOut, roomSummary } from "../model/words.js";
 import { RETRY_MS } from "../net.js";
 import { RoomRatings } from "../ratings.js";
 import { Seat } from "../seat.js";
@@ -125,6 +125,16 @@ class RoomPage {
 
   get state() {
     return this.seat.state;
+  }
+
+  /** What leaving this page costs, asked before Back takes the player away: only while
+   * the player is in a race (its countdown or its run), still racing. */
+  leaving() {
+    const s = this.state;
+    const p = phase(s);
+    const me = s.room?.players.find((q) => q.seat === s.seat);
+    if (!me || (p !== "racing" && p !== "countdown") || isOut(me)) return null;
+    return t("leave.race");
   }
 
   changed(s, before, m) {

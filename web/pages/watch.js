@@ -1,6 +1,7 @@
 // The spectate page (/watch/CODE): every player's board, live, with progress and ranking.
 
 import { BoardView } from "../board/board.js";
+import { fitMany } from "../board/fitting.js";
 import { deviceKey } from "../device.js";
 import { announce, announcer, fill, h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -45,6 +46,8 @@ class WatchView {
     this.head = h("div", { class: "room-head" });
     this.status = h("div", { class: "watch-status", "data-testid": "watch-status" });
     this.why = h("p", { class: "muted", "data-testid": "no-boards", hidden: true }); // why no boards show
+    this.delay = null; // {ms, until}: the race reaches this page ms late, the first of it at until
+    this.delayNote = h("p", { class: "delay-note", "data-testid": "delayed", role: "status", hidden: true });
     this.news = announcer("presence-announce");
     // At race over, the winner and the podium at the top, on every size.
     this.podium = h("section", { class: "watch-podium", "data-testid": "watch-podium", hidden: true });
@@ -53,8 +56,10 @@ class WatchView {
     // The outline: h1 room, h2 boards and h3 each player, h2 players, h2 ranking.
     const boards = h("section", { class: "watch-boards" }, h("h2", { class: "sr-only" }, t("watch.boards")), this.grid);
     this.layout = h("div", { class: "watch-layout" }, boards, this.side);
-    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.status, this.why, this.podium, this.news, this.layout);
+    this.page = h("section", { class: "watch", "data-testid": "watch", "data-code": code }, this.head, this.delayNote, this.status, this.why, this.podium, this.news, this.layout);
     fill(root, this.page);
+    // Every board on the screen, as big as they can be side by side.
+    this.fit = fitMany(this.grid, { cells: () => [...this.grid.children], boardOf: (cell) => cell.querySelector(".board") });
     this.renderHead();
     this.store.subscribe((s, before) => {
       announce(this.news, news(before, s, { spectator: true }));
@@ -71,12 +76,14 @@ class WatchView {
     this.ticker = setInterval(() => {
       const s = this.store.get();
       this.renderStatus(s);
+      this.renderDelay();
       // A ghost moves on the server's clock alone: its line is drawn again when it changes.
       if (s.room?.ghosts && ghostKey(this.ghosts(s)) !== this.ghostsShown) this.render(s, s);
     }, 200);
   }
 
   destroy() {
+    this.fit.stop();
     clearInterval(this.ticker);
     this.replayLinks.stop();
     this.roomRatings.stop();
@@ -86,10 +93,16 @@ class WatchView {
   onMessage(m) {
     // This device races here: no boards until its game is done (then it watches again).
     if (m.type === "watching") this.blind = m.blind ?? null;
-    if (m.type === "delayed" && !this.store.get().room) {
-      // The room's spectators watch it behind the race: nothing comes until then.
-      fill(this.status, h("p", { class: "phase", "data-testid": "delayed" }, t("watch.delayed", { n: Math.round(m.ms / 1000) })));
+    if (m.type === "delayed") {
+      // The spectators see the race this late: until it reaches them, a countdown says so.
+      this.delay = { ms: m.ms, until: Date.now() + m.ms };
+      this.renderDelay();
       return;
+    }
+    if (m.type === "room" || m.type === "watching") {
+      const p = m.room?.phase;
+      if (this.delay && p && (p !== "lobby" || m.type === "watching") && Date.now() >= this.delay.until - 250) this.delay = null;
+      this.renderDelay();
     }
     if (m.type === "resync") this.link.reconnect();
     else if (m.type === "error" && m.code === "unknown_room") {
@@ -97,6 +110,17 @@ class WatchView {
       clearInterval(this.ticker);
       this.store.dispatch({ type: "gone", message: t("room.gone", { code: this.code }) });
     } else if (m.type !== "error") this.store.dispatch(m);
+  }
+
+  /** The spectators' delay, counted down to the race reaching this page. */
+  renderDelay() {
+    const d = this.delay;
+    const left = d ? Math.max(0, Math.ceil((d.until - Date.now()) / 1000)) : 0;
+    this.delayNote.hidden = !d || left <= 0;
+    if (this.delayNote.hidden) return;
+    const text = t("watch.delay", { late: Math.round(d.ms / 1000), left });
+    if (this.delayNote.textContent !== text) this.delayNote.textContent = text;
+    this.delayNote.dataset.left = left;
   }
 
   render(s, before) {

@@ -4,7 +4,7 @@
 import { h, NAME_KEY, nameInput, store } from "../dom.js";
 import { t } from "../i18n.js";
 import { hostAway } from "../model/select.js";
-import { roomLink, shareOrigin } from "../model/share.js";
+import { roomLink, shareOrigin, unreachable } from "../model/share.js";
 import { hintRule } from "../model/hints.js";
 import { inviteText, sentence } from "../model/words.js";
 import { awayTag, watchingLine } from "./ranking.js";
@@ -91,7 +91,7 @@ export function lobbyPanel(s, { send, now, ratings = null }) {
     "div",
     { class: "card-panel lobby-panel" },
     h("h2", {}, t("lobby.waiting")),
-    roomShare({ url, code }),
+    roomShare({ url, code, unreachable: unreachable(location, s.shareOrigin) }),
     h(
       "ul",
       { class: "players", "data-testid": "lobby-players" },

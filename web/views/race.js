@@ -2,6 +2,7 @@
 // keys. It draws a room's state and hands what the player does to ``act`` (the seat's).
 
 import { BoardView } from "../board/board.js";
+import { fitOne } from "../board/fitting.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { isHidden, parseMove, preview } from "../model/cards.js";
@@ -19,6 +20,7 @@ import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, resignWords, toolbar } from "./toolbar.js";
+import { foundationOfDigit, keyAction, typedMove } from "../model/keys.js";
 
 /** The round's games on the record (seat -> id), with the games its ghosts raced again. */
 function withGhosts(replays, room) {
@@ -28,6 +30,9 @@ function withGhosts(replays, room) {
 const CONFIRM_MS = 3000; // how long a button waits for its second press
 // Where style.css puts the side panel (and its ranking) beside the board, not under it.
 const SIDE_BESIDE = "(min-width: 960px) and (min-height: 501px)";
+// Where the banners go beside the board too, above the side panel (a laptop): a banner that
+// comes then takes nothing from the board's height.
+const NOTES_BESIDE = "(min-width: 1200px) and (min-height: 501px)";
 
 export class RaceView {
   /** ``act``: play(move), shuffle, hint, undo, restart, resign, end, rematch, rematchGhosts; ``now()``: the
@@ -73,7 +78,28 @@ export class RaceView {
     // At race over, the podium over the board until it is closed.
     this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
     const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
-    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, h("div", { class: "play" }, this.tools.el, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap), this.side);
+    // A move typed in the engine's notation (":" opens it).
+    this.typed = h("input", { "data-testid": "notation-input", autocomplete: "off", spellcheck: "false", "aria-label": t("keys.typeLabel"), placeholder: "p3>uH" });
+    this.typedNote = h("span", { class: "note", "data-testid": "notation-note", "aria-live": "polite" });
+    this.notation = h(
+      "form",
+      { class: "notation", "data-testid": "notation", hidden: true, onsubmit: (e) => this.submitTyped(e) },
+      this.typed,
+      this.typedNote,
+    );
+    this.typed.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.closeTyped();
+    });
+    this.play = h("div", { class: "play" }, this.tools.el, this.notation, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap);
+    this.wrap = wrap;
+    this.notes = [banners, this.toRanking, this.shareRow];
+    this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, this.play, this.side);
+    this.aside = h("div", { class: "race-aside" });
+    this.notesBeside = window.matchMedia(NOTES_BESIDE);
+    this.placeHandler = () => this.placeNotes();
+    this.notesBeside.addEventListener("change", this.placeHandler);
+    this.placeNotes();
+    this.fit = fitOne(this.board.el, wrap); // the board as big as its space allows
     this.beside = window.matchMedia(SIDE_BESIDE);
     this.besideHandler = () => this.showToRanking();
     this.beside.addEventListener("change", this.besideHandler);
@@ -84,7 +110,21 @@ export class RaceView {
     document.addEventListener("pointerdown", this.outsideHandler);
   }
 
+  /** The banners and the side panel: beside the board on a laptop, else where they were. */
+  placeNotes() {
+    if (this.notesBeside.matches && this.words.side) {
+      this.aside.append(...this.notes, this.side);
+      if (!this.aside.isConnected) this.el.append(this.aside);
+    } else if (this.aside.isConnected) {
+      for (const el of this.notes) this.play.insertBefore(el, this.wrap);
+      this.el.append(this.side);
+      this.aside.remove();
+    }
+  }
+
   destroy() {
+    this.notesBeside.removeEventListener("change", this.placeHandler);
+    this.fit.stop();
     clearTimeout(this.confirmTimer);
     this.replayLinks.stop();
     this.roomRatings.stop();
@@ -293,6 +333,10 @@ export class RaceView {
       e.preventDefault();
       return;
     }
+    if (this.boardKey(e, key, counting)) {
+      e.preventDefault();
+      return;
+    }
     if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(t("race.notYet"));
     else if (key === "u") this.act.undo();
     else if (key === "s") this.act.shuffle();
@@ -305,6 +349,73 @@ export class RaceView {
     e.preventDefault();
   }
 }
+
+/** (RaceView's keys for the board: see model/keys.js) */
+Object.assign(RaceView.prototype, {
+  /** A board key (a pile's, a target's, F and a digit, ":"); true if it was one. */
+  boardKey(e, key, counting) {
+    if (!this.s?.mine || this.el.hidden) return false;
+    const tag = e.target?.tagName;
+    const onControl = tag === "BUTTON" || tag === "A" || tag === "SUMMARY";
+    if (e.key === ":") {
+      this.openTyped();
+      return true;
+    }
+    if (this.pickFoundation) {
+      this.pickFoundation = false;
+      const zone = foundationOfDigit(e.key);
+      if (zone) {
+        this.board.el.classList.add("keyed");
+        if (counting) this.board.announce(t("race.notYet"));
+        else this.board.select(zone);
+        return true;
+      }
+    }
+    if (key === "f") {
+      this.pickFoundation = true;
+      return true;
+    }
+    if (onControl && (e.key === "Enter" || e.key === " ")) return false;
+    const b = this.board;
+    const action = keyAction(e.key, b.selected, b.bySource.get(b.selected) || []);
+    if (!action) return false;
+    if (e.repeat) return true;
+    b.el.classList.add("keyed");
+    if (counting) b.announce(t("race.notYet"));
+    else if (action.play) {
+      b.selected = null;
+      b.play(action.play);
+    } else if (action.select) b.select(action.select);
+    else if (action.clear) b.clearSelection();
+    else if (action.refuse) b.refuse(b.selected);
+    return true;
+  },
+
+  openTyped() {
+    this.notation.hidden = false;
+    this.typedNote.textContent = t("keys.typeHelp");
+    this.typed.value = "";
+    this.typed.focus();
+  },
+
+  closeTyped() {
+    this.notation.hidden = true;
+    this.board.piles[0]?.focus({ preventScroll: true });
+  },
+
+  submitTyped(e) {
+    e.preventDefault();
+    const move = typedMove(this.typed.value);
+    if (move && this.board.legal.includes(move)) {
+      this.board.selected = null;
+      this.board.play(move);
+      this.closeTyped();
+    } else {
+      this.typedNote.textContent = move ? t("keys.notLegal", { move }) : t("keys.notAMove");
+      sound.play("refused");
+    }
+  },
+});
 
 /** A race's result to share, once it is over: the player's place, time or cards, moves. */
 function raceResult(s) {

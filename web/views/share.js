@@ -49,9 +49,12 @@ export function shareButton({ testid, label, copyLabel = label, data, fallback =
   return button;
 }
 
+const LOOPBACK_FIX = ".ci/serve --host 0.0.0.0";
+
 /** The room's link to share: the address, a share (or copy) button, and its QR code for a
- * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). */
-export function roomShare({ url, code }) {
+ * friend across the table (drawn by the server: /api/rooms/CODE/qr.svg). ``unreachable``:
+ * no other device can open it (a server on loopback): said, with the fix, instead of a QR. */
+export function roomShare({ url, code, unreachable = false }) {
   const input = h("input", { readonly: true, value: url, "data-testid": "share-url", "aria-label": t("share.linkLabel") });
   const button = shareButton({
     testid: "copy-link",
@@ -60,6 +63,19 @@ export function roomShare({ url, code }) {
     data: () => ({ title: t("site.name"), text: t("share.join", { code }), url }),
     fallback: () => input.select(),
   });
+  if (unreachable) {
+    return h(
+      "div",
+      { class: "share-block loopback", "data-testid": "share-loopback" },
+      h(
+        "div",
+        { class: "share-text" },
+        h("p", {}, h("strong", {}, t("loopback.title"))),
+        h("p", { class: "small" }, t("loopback.body"), " ", h("code", { class: "command", "data-testid": "loopback-fix" }, LOOPBACK_FIX), " ", t("loopback.after")),
+        h("div", { class: "share" }, input, button),
+      ),
+    );
+  }
   const qr = h("img", {
     class: "qr",
     src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,

@@ -87,6 +87,10 @@ export function keysHelp() {
     h(
       "dl",
       { class: "keys-panel" },
+      row(["1…8", "Z…,"], t("keys.piles")),
+      row(["Enter", "↑", "↓"], t("keys.home")),
+      row(["F 1…8"], t("keys.foundation")),
+      row([":"], t("keys.type")),
       row(["Tab"], t("keys.tab")),
       row(["Enter", t("keys.space")], t("keys.enter")),
       row(["Shift+Enter"], t("keys.shiftEnter")),
