@@ -31,8 +31,9 @@ KIND = "practice"
 def start_of(record: Record, step: int, *, today: str) -> Start:
     """Where a practice game from step ``step`` of ``record`` starts (0: before its first
     action), as the engine gives it by replaying the record; refused (``bad_step``,
-    ``kept_back``, ``bad_replay``) for a step the game does not have, a daily game whose day
-    (``today``, the UTC date) is not over, or a record that does not replay."""
+    ``kept_back``, ``bad_replay``) for a step the game does not have or at which it is won,
+    a daily game whose day (``today``, the UTC date) is not over, or a record that does not
+    replay."""
     total = len(record.acts)
     if not 0 <= step <= total:
         raise Refused("bad_step", f"this game has {total} steps: play on from step 0 to {total}")
@@ -46,6 +47,8 @@ def start_of(record: Record, step: int, *, today: str) -> Start:
                 break
     except RecordError as exc:
         raise Refused("bad_replay", f"this game does not replay: {exc}") from None
+    if game.is_won:
+        raise Refused("bad_step", f"the game is won at step {step}: there is nothing left to play")
     return Start(replay=record.id, step=step, name=record.name, position=game.to_dict(history=False))
 
 

@@ -156,6 +156,7 @@ async def test_bad_practice_requests_are_refused_saying_why(served: Server) -> N
         ({"from": {"replay": "AAAAAAAAAAAA", "step": 1}}, "unknown_replay", "no game AAAAAAAAAAAA"),
         ({"from": {"replay": "short", "step": 1}}, "bad_message", "replay id"),
         ({"from": {"replay": rid, "step": steps + 1}}, "bad_step", f"0 to {steps}"),
+        ({"from": {"replay": rid, "step": steps}}, "bad_step", "won at step"),
         ({"from": {"replay": rid, "step": -1}}, "bad_message", ">= 0"),
         ({"from": {"replay": rid}}, "bad_message", "step"),
         ({"from": {"replay": rid, "step": 3}, "deal": 5}, "bad_practice", "no deal"),
@@ -166,7 +167,8 @@ async def test_bad_practice_requests_are_refused_saying_why(served: Server) -> N
         reply = await client.request({"type": "create", "name": "Dot", **extra}, "joined")
         assert (reply["type"], reply["code"]) == ("error", code), (extra, reply)
         assert words in reply["message"], (extra, reply)
-    # Nothing was made: the connection can still play on from the last step.
-    ok = await client.request({"type": "create", "name": "Dot", "from": {"replay": rid, "step": steps}}, "joined")
-    assert ok["type"] == "joined" and ok["state"]["won"], ok
+    # Nothing was made: the connection can still play on from the step before the win.
+    ok = await client.request({"type": "create", "name": "Dot", "from": {"replay": rid, "step": steps - 1}}, "joined")
+    assert ok["type"] == "joined" and ok["state"]["legal_moves"], ok
+    assert ok["state"]["cards"] < 104 and raced.line["moves"][-1] in ok["state"]["legal_moves"]
     await client.close()

@@ -672,7 +672,7 @@ export const en = {
   "error.no_ghosts": "This round's games are not on the record yet; try again in a moment.",
   "error.unknown_replay": "That game is not on the record (it may have expired).",
   "error.kept_back": "A daily challenge game of today can be raced or played on from once the day is over.",
-  "error.bad_step": "That game has no such move to play on from.",
+  "error.bad_step": "There is nothing to play on from at that move.",
   "error.bad_practice": "A practice plays on from its game alone: no deal, ghosts or series.",
   "error.practice_room": "This is one player’s practice room; you can watch it.",
   "error.bad_replay": "That game could not be replayed.",

@@ -669,7 +669,7 @@ export const es = {
   "error.no_ghosts": "Las partidas de esta ronda aún no están guardadas; inténtalo de nuevo en un momento.",
   "error.unknown_replay": "Esa partida no está guardada (puede que haya caducado).",
   "error.kept_back": "Una partida del reto de hoy solo se puede correr o continuar cuando termine el día.",
-  "error.bad_step": "Esa partida no tiene esa jugada desde la que seguir.",
+  "error.bad_step": "No hay nada que seguir jugando desde esa jugada.",
   "error.bad_practice": "Una práctica sigue solo su partida: sin reparto, fantasmas ni serie.",
   "error.practice_room": "Es la sala de práctica de un jugador; puedes mirarla.",
   "error.bad_replay": "Esa partida no se pudo reproducir.",
