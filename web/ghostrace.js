@@ -1,5 +1,6 @@
 // Racing games on the record again: a solo race on their deal, the games its ghosts (the
-// replay page's "Race this ghost", the daily page's leader and best).
+// replay page's "Race this ghost", the daily page's leader and best); or playing one on alone
+// from one of its steps (the replay page's "Play on from here").
 
 import { deviceKey } from "./device.js";
 import { store, toast, tokenKey } from "./dom.js";
@@ -12,6 +13,17 @@ import { Link } from "./net.js";
 export function raceGhosts({ name, ids, token = null, navigate, done = () => {} }) {
   const msg = { type: "create", name, ghosts: ids, device: deviceKey() };
   if (token) msg.token = token;
+  return openRoom(msg, navigate, done);
+}
+
+/** Play on alone from step ``step`` of game ``id`` (0: its start): a practice room at the
+ * position the server finds there (replay page's "Play on from here"), as ``name``. */
+export function playOn({ name, id, step, navigate, done = () => {} }) {
+  return openRoom({ type: "create", name, from: { replay: id, step }, device: deviceKey() }, navigate, done);
+}
+
+/** Send ``msg`` (a create) and go to the room it opens; ``done()`` when it was refused. */
+function openRoom(msg, navigate, done) {
   const link = new Link({
     onOpen: () => link.send(msg),
     onMessage: (m) => {

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from race.engine import Game
-from race.rooms.record import Record, RecordError, kept_back, steps
+from race.rooms.record import Record, RecordError, first_game, kept_back, steps
 from race.rooms.record import decode as decode_record
 from race.rooms.replays import line_view
 from race.service.analyses import Analyses
@@ -98,7 +98,7 @@ def analysis_routes(store: Records, today: Callable[[], str], analyses: Analyses
 def at_step(record: Record, k: int) -> Game:
     """The game at step ``k`` of the record (0: the deal)."""
     if k == 0:
-        return Game.deal(record.deal, record.difficulty)
+        return first_game(record)
     for step in steps(record):
         if step.number == k:
             return step.game.copy()

@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from race.rooms.model import device_id, normalise_code
+from race.rooms.practice import view as practice_view
 from race.rooms.ratings import rating_view
 from race.rooms.record import Record, daily_day, kept_back, utc_date
 from race.rooms.record import decode as decode_record
@@ -55,7 +56,8 @@ MY_GAMES = 200  # the most of a device's games listed (newest first)
 
 def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
     """A player's games (newest first), best finish per difficulty, and record against each
-    player raced (by name, as they were called)."""
+    player raced (by name, as they were called). A practice game (played on from a step of
+    another) is listed as such (``practice``: which game, from which step) and is no best."""
     listed_games: list[dict[str, Any]] = []
     best: dict[str, dict[str, Any]] = {}
     friends: dict[str, dict[str, Any]] = {}
@@ -72,9 +74,11 @@ def history(games: list[tuple[str, Record]], today: str) -> dict[str, Any]:
             "field": r.field,
             "kept_back": kept_back(r, today),
         }
+        if r.start is not None:
+            entry["practice"] = practice_view(r.start)
         listed_games.append(entry)
         f = r.result.finished_ms
-        if f is not None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
+        if f is not None and r.start is None and (r.difficulty not in best or f < best[r.difficulty]["finished_ms"]):
             best[r.difficulty] = {
                 "id": rid,
                 "finished_ms": f,

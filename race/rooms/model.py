@@ -28,7 +28,7 @@ import msgspec
 
 from race.engine import CARDS, FOUNDATIONS, Game
 from race.rooms.errors import Refused
-from race.rooms.record import Record, Result, gaps_of, plays
+from race.rooms.record import Record, Result, Start, gaps_of, plays
 from race.rooms.series import Series
 from race.store.base import ASIDE
 
@@ -63,12 +63,14 @@ class Ended(StrEnum):
 
 
 class Kind(StrEnum):
-    """A room is a race, one player's attempt at a daily deal, or one player's tutorial
-    (:mod:`race.rooms.tutorial`: never on the record, nor listed)."""
+    """A room is a race, one player's attempt at a daily deal, one player's tutorial
+    (:mod:`race.rooms.tutorial`: never on the record, nor listed), or one player's practice
+    from a step of a game on the record (:mod:`race.rooms.practice`)."""
 
     RACE = "race"
     DAILY = "daily"
     TUTORIAL = "tutorial"
+    PRACTICE = "practice"
 
 
 class Meta(msgspec.Struct, kw_only=True):
@@ -101,6 +103,9 @@ class Meta(msgspec.Struct, kw_only=True):
     #: How the race ended (:class:`Ended`), once it is over; None before (and for a race
     #: whose time ran out before anything wrote its end: see :func:`ended_by`).
     ended_by: str | None = None
+    #: A practice room's start (kind ``practice``): the game and step it plays on from, and
+    #: the position there, to which its restart comes back.
+    practice: Start | None = None
 
 
 class Seat(msgspec.Struct, kw_only=True):
@@ -277,6 +282,7 @@ def record_of(meta: Meta, seat: Seat, game: Game, chunks: Sequence[str | None], 
         known_deal=meta.known_deal,
         hints=seat.hints,
         penalty_ms=seat.hints * hint_penalty(meta),
+        start=meta.practice,
     )
 
 

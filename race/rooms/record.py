@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -50,12 +50,31 @@ class Result(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
         return self.finished_ms is not None
 
 
+class Start(msgspec.Struct, kw_only=True, frozen=True):
+    """Where a practice game starts (:mod:`race.rooms.practice`): step ``step`` of game
+    ``replay`` on the record, played by ``name``; ``position`` is the engine's saved form of
+    the game there (without its history), which the server worked out itself by replaying
+    that game. A practice game's restart comes back here, not to the deal."""
+
+    replay: str
+    step: int
+    name: str
+    position: dict[str, Any]
+
+    def game(self) -> Game:
+        """A new game at this position, with no history (so no undo goes back past it). The
+        position is the server's own (the engine's saved form of a game it replayed), read
+        as such: a history of none is no account of the shuffles already spent."""
+        return Game.from_trusted_dict(self.position)
+
+
 class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     """One player's game: the deal, who played it, where, and every action with its time.
 
     ``started`` is the server's clock (epoch ms) at the race's start; ``room``, ``round`` and
     ``seat`` say which race and player it was (a daily attempt's room too); ``kind`` is
-    ``race`` or ``daily``."""
+    ``race``, ``daily`` or ``practice`` (a solo game from a step of another game: ``start``
+    says which, and its actions are replayed from there)."""
 
     id: str
     deal: int | str
@@ -82,6 +101,7 @@ class Record(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     #: Hints the player was shown, and what they added to the finish time the race ranked.
     hints: int = 0
     penalty_ms: int = 0
+    start: Start | None = None
     format: int = FORMAT
 
     @property
@@ -163,10 +183,7 @@ def steps(record: Record) -> Iterator[Step]:
         raise RecordError(f"{len(record.acts)} actions but {len(record.gaps)} times")
     if any(gap < 0 for gap in record.gaps):
         raise RecordError("action times must not go back")
-    try:
-        game = Game.deal(record.deal, record.difficulty)
-    except ValueError as exc:
-        raise RecordError(f"bad deal: {exc}") from None
+    game = first_game(record)
     at = 0
     for i, (act, gap) in enumerate(zip(record.acts, record.gaps, strict=True), 1):
         at += gap
@@ -174,7 +191,7 @@ def steps(record: Record) -> Iterator[Step]:
             if act == UNDO:
                 game.undo()
             elif act == RESTART:
-                game.restart()
+                game = first_game(record)
             else:
                 game.play(act)
         except (IllegalMove, InvalidMove) as exc:
@@ -182,12 +199,22 @@ def steps(record: Record) -> Iterator[Step]:
         yield Step(i, at, act, game)
 
 
+def first_game(record: Record) -> Game:
+    """The game as the record's player found it: the deal, or a practice game's start."""
+    try:
+        if record.start is not None:
+            return record.start.game()
+        return Game.deal(record.deal, record.difficulty)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise RecordError(f"bad deal or start: {exc!r}") from None
+
+
 def replay(record: Record) -> Game:
     """The game at the end of the record."""
     game = None
     for step in steps(record):
         game = step.game
-    return game if game is not None else Game.deal(record.deal, record.difficulty)
+    return game if game is not None else first_game(record)
 
 
 def plays(acts: Sequence[str]) -> int:

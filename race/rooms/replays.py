@@ -16,7 +16,8 @@ from typing import Any
 
 from race.engine import Game
 from race.rooms.model import board
-from race.rooms.record import Record, daily_day, plays, steps
+from race.rooms.practice import view as practice_view
+from race.rooms.record import Record, daily_day, first_game, plays, steps
 
 
 def replay_view(record: Record) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def replay_view(record: Record) -> dict[str, Any]:
     and each step's time (ms from the start), action, cards home, moves so far, and the
     piles (by index), foundations and shuffles left that changed. Raises
     :class:`race.rooms.record.RecordError` if the record does not replay."""
-    before = board(Game.deal(record.deal, record.difficulty))
+    before = board(first_game(record))
     start = {**before, "home": sum(f["count"] for f in before["foundations"].values())}
     out: list[dict[str, Any]] = []
     for step in steps(record):
@@ -42,6 +43,7 @@ def replay_view(record: Record) -> dict[str, Any]:
         "seat": record.seat,
         "daily_date": daily_day(record),
         "known_deal": record.known_deal,
+        **({"practice": practice_view(record.start)} if record.start is not None else {}),
         "started": record.started,
         "result": replay_result(record),
         "board": start,

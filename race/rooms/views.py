@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms import hints, series, tutorial
+from race.rooms import hints, practice, series, tutorial
 from race.rooms.away import ends_from, host_from
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms.model import (
@@ -190,6 +190,8 @@ def room_view(docs: dict[str, Doc], now: int, *, spectator: bool = False) -> dic
     day = meta.daily_date or (daily_deal.split(":")[1] if daily_deal else None)
     if day is not None:  # (a daily deal: its day, not its seed)
         view["daily_date"] = day
+    if meta.practice is not None:
+        view["practice"] = practice.view(meta.practice)
     if ghosts:  # (only then: a room without ghosts reads as it always has)
         view["ghosts"] = [ghost_view(g) for g in ghosts]
     if meta.kind is Kind.RACE:

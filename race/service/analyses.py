@@ -106,7 +106,7 @@ class Analyses:
             if len(self._cache) > CACHED:
                 self._cache.popitem(last=False)
             return kept
-        if self.limits.game <= 0:
+        if self.limits.game <= 0 or record.start is not None:  # (a practice game: not analysed)
             return {"status": "off"}
         if kept_back(record, self.today()):
             return {"status": "waiting"}
@@ -118,6 +118,8 @@ class Analyses:
         """Compute the game's analysis in the background, unless it is being computed, kept,
         or (a daily deal's) kept back until its day is over."""
         rid = record.id
+        if record.start is not None:
+            return  # a practice game: its start is not the deal the coach replays from
         if self.limits.game <= 0 or self._closed or rid in self._working or len(self._working) >= QUEUED:
             return
         if kept_back(record, self.today()):

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import msgspec
 
 from race.engine import Game
+from race.rooms import practice
 from race.rooms import tutorial as lessons
 from race.rooms.errors import Refused
 from race.rooms.events import Listed, Timed
@@ -97,6 +98,8 @@ class Entry:
     async def create(self, session: Session, msg: p.Create) -> list[dict[str, Any]]:
         session.not_seated()
         name = p.clean_name(msg.name)
+        if msg.from_ is not None:
+            return await self._practice(session, msg, msg.from_, name)
         series = series_of(msg)
         await self.admit_new_room(session)
         deal: int | str = msg.deal if msg.deal is not None else random_deal()
@@ -129,6 +132,45 @@ class Entry:
         log.info("room %s created (%s, deal %s, %d ghosts)", meta.code, difficulty, deal, len(msg.ghosts))
         return [await self.joined(docs, "s1", token)]
 
+    async def _practice(self, session: Session, msg: p.Create, at: p.PlayOnFrom, name: str) -> list[dict[str, Any]]:
+        """A one-seat room of kind ``practice`` at step ``at.step`` of the game ``at.replay``
+        on the record (:mod:`race.rooms.practice`): the position is the engine's, replayed
+        here from the record; begun at once (its clock starts at the first move), never
+        listed, hints free."""
+        if msg.ghosts or msg.match is not None or msg.arena is not None or msg.deal is not None:
+            raise Refused("bad_practice", "a practice room plays on from its game alone: no deal, ghosts or series")
+        data = await self.store.record_get(at.replay)
+        if data is None:
+            raise Refused("unknown_replay", f"there is no game {at.replay} on the record (it may have expired)")
+        record = decode_record(data)
+        start = practice.start_of(record, at.step, today=utc_date(self.clock()))
+        await self.admit_new_room(session)
+        now = self.clock()
+
+        def meta_for(code: str) -> Meta:
+            return Meta(
+                code=code,
+                difficulty=record.difficulty,
+                deal=record.deal,
+                host="s1",
+                created=now,
+                listed=False,
+                time_limit=msg.time_limit,
+                status=Status.STARTED,
+                seats=["s1"],
+                kind=Kind.PRACTICE,
+                known_deal=record.known_deal,
+                hints="free",
+                practice=start,
+            )
+
+        token = new_token()
+        meta, docs = await self.open_room(
+            session, meta_for, name, token, device=device_id(msg.device), game=start.game()
+        )
+        log.info("room %s: practice from step %d of %s", meta.code, at.step, at.replay)
+        return [await self.joined(docs, "s1", token)]
+
     async def _ghosts(self, msg: p.Create) -> tuple[int | str, str, list[Ghost]]:
         """The games ``msg`` names, as ghosts, with their deal and difficulty."""
         records = []
@@ -138,6 +180,8 @@ class Entry:
             if data is None:
                 raise Refused("unknown_replay", f"there is no game {rid} on the record (it may have expired)")
             record = decode_record(data)
+            if record.start is not None:
+                raise Refused("bad_ghosts", f"game {rid} is practice, not a race: it cannot be raced again")
             if kept_back(record, today) and not await ranked_on(
                 self.store, msg.token, daily_day(record) or today, record.difficulty
             ):
@@ -193,6 +237,8 @@ class Entry:
 
         def action(room: Room) -> Change[tuple[str, dict[str, Doc]]]:
             meta, docs = room.meta, room.docs
+            if meta.kind is Kind.PRACTICE:
+                raise Refused("practice_room", "this is one player's practice room; you can watch it")
             if phase(meta, self.clock()) != "lobby":
                 raise Refused("already_started", "this race has already started; you can watch it")
             if len(meta.seats) >= MAX_PLAYERS:

@@ -128,8 +128,11 @@ class Race:
 
     def _apply_in(self, meta: Meta, seat: Seat, game: Game, msg: p.Play | p.Undo | p.Restart) -> tuple[Game, str]:
         """Apply ``msg`` to ``seat``'s game in ``meta``'s room: the game after it (a new one
-        for a tutorial's restart) and the action's text. A tutorial refuses the moves its
-        lesson does not teach, and restarts at its own position."""
+        for a tutorial's or a practice's restart) and the action's text. A tutorial refuses
+        the moves its lesson does not teach, and restarts at its own position; a practice
+        restarts where it began."""
+        if meta.practice is not None and isinstance(msg, p.Restart):
+            return meta.practice.game(), "restart"  # back to where the practice began
         if meta.kind is Kind.TUTORIAL:
             if isinstance(msg, p.Restart):
                 return tutorial.start(), "restart"

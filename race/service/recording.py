@@ -81,8 +81,9 @@ async def keep_records(
 
 class Recording:
     """A race over put on the record: every game of it kept for ``ttl`` seconds (a daily
-    attempt's for ``daily_ttl``, as long as its day's leaderboard), a tutorial's never; the
-    race rated from its games once they are kept (``ratings``); and the solver's line of a
+    attempt's for ``daily_ttl``, as long as its day's leaderboard), a tutorial's never, a
+    practice's as ``practice`` (listed with its player's games; never rated nor analysed);
+    a race rated from its games once they are kept (``ratings``); and the solver's line of a
     race's deal looked for, off the request path."""
 
     def __init__(

@@ -78,6 +78,13 @@ class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=
     type checkers, which see a frozen class's subclass as not frozen unless it says so."""
 
 
+class PlayOnFrom(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game on the record and one of its steps (0: before its first action)."""
+
+    replay: RecordId
+    step: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+
+
 class Create(_Msg, tag="create", frozen=True):
     """Create a room and take its first seat as the host; ``ghosts``: games on the record to
     race again (their deal and difficulty are the room's). ``device`` (in ``join`` and
@@ -101,6 +108,10 @@ class Create(_Msg, tag="create", frozen=True):
     #: (one or the other: see ``race.rooms.series``).
     match: MatchTarget | None = None
     arena: ArenaRounds | None = None
+    #: Play on alone from a step of a game on the record (``{"replay": ID, "step": N}``):
+    #: a practice room at the position the server finds by replaying that game (its deal
+    #: and difficulty are the game's; nothing else of a race may be asked with it).
+    from_: PlayOnFrom | None = msgspec.field(default=None, name="from")
 
 
 class Join(_Msg, tag="join", frozen=True):

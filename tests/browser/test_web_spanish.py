@@ -113,6 +113,7 @@ def english_on(tab: Tab, *names: str) -> list[str]:
     for allowed in (*ALLOWED, *names):
         text = text.replace(allowed, "")
     text = re.sub(r"https?://\S+|\S*/(watch|r|replay|daily|me|learn|how)/\S*", "", text)  # addresses
+    text = re.sub(r"\([^)]*>[^)]*\)", "", text)  # the engine's notation, the same in every language
     found = []
     for line in text.splitlines():
         found += [f"{m.group(0)!r} in {line.strip()!r}" for m in ENGLISH.finditer(line)]

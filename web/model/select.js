@@ -125,6 +125,7 @@ export function joinNote(info, wasClosed) {
     return { code: "daily", message: t("join.daily"), closed: true };
   }
   if (info.kind === "tutorial") return { code: "tutorial", message: t("join.tutorial"), closed: true };
+  if (info.kind === "practice") return { code: "practice", message: t("join.practice"), closed: true };
   if (info.phase === "over") return { code: "already_started", message: t("join.over"), closed: true, over: true };
   if (info.phase !== "lobby") return { code: "already_started", message: t("join.started"), closed: true };
   if (info.players >= info.max_players) return { code: "room_full", message: t("join.full", { n: info.max_players }) };

@@ -356,7 +356,9 @@ class DailyPage {
       },
       onError: (m) => {
         if (m.code !== "bad_token" && m.code !== "unknown_room") return false;
-        if (attempt) this.attemptGone(attempt, errorText(m));
+        // (the server's words, in the page's: a sentence's middle starts in lower case)
+        const why = m.code === "unknown_room" ? t("room.gone", { code: info.code }) : errorText(m);
+        if (attempt) this.attemptGone(attempt, why[0].toLocaleLowerCase() + why.slice(1));
         return true;
       },
     });

@@ -124,7 +124,7 @@ class MeView {
     const head = h("tr", {}, ["me.date", "me.game", "me.place", "me.result", "me.moves"].map((k) => h("th", {}, t(k))), h("th", {}));
     const noted = new Set(games.filter((g) => !g.kept_back).slice(0, NOTED).map((g) => g.id));
     const row = (g) => {
-      const what = `${t(g.kind === "daily" ? "me.daily" : "me.race")} · ${difficultyText(g.difficulty)} · ${dealText(g.deal)}`;
+      const what = `${t(g.kind === "daily" ? "me.daily" : g.kind === "practice" ? "me.practice" : "me.race")} · ${difficultyText(g.difficulty)} · ${dealText(g.deal)}`;
       const place = g.field > 1 ? t("me.placeOf", { place: ordinal(g.place), n: g.field }) : t("me.solo");
       const r = g.result;
       const hints = hintsNote(r);

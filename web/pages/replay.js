@@ -10,7 +10,7 @@ import { BoardView } from "../board/board.js";
 import { fitMany, fitOne } from "../board/fitting.js";
 import { fill, h, NAME_KEY, nameInput, store } from "../dom.js";
 import { t } from "../i18n.js";
-import { raceGhosts } from "../ghostrace.js";
+import { playOn, raceGhosts } from "../ghostrace.js";
 import { hintsNote } from "../model/hints.js";
 import { nextTime, Playback, prevTime, replayPath, roundReplays, sharedDuration, SPEEDS, Timeline } from "../model/replay.js";
 import { count, dealText, difficultyText, formatMs, TOTAL } from "../model/words.js";
@@ -96,7 +96,13 @@ class ReplayView {
     const many = views.length > 1;
     const [first] = views;
     document.title = t("replay.pageTitle", { what: many ? t("replay.raceAgain") : t("replay.gameOf", { name: first.name }) });
-    const where = first.kind === "daily" ? t("replay.daily", { date: first.daily_date ?? "" }) : first.room ? t("replay.room", { room: first.room, round: first.round }) : "";
+    const where = first.practice
+      ? t("replay.practiceOf", { n: first.practice.step, name: first.practice.name })
+      : first.kind === "daily"
+        ? t("replay.daily", { date: first.daily_date ?? "" })
+        : first.room
+          ? t("replay.room", { room: first.room, round: first.round })
+          : "";
     const [before, after = ""] = t("replay.gameOf").split("{name}");
     const title = many ? t("replay.raceAgain") : h("span", {}, before, h("span", { class: "name", dir: "auto" }, first.name), after);
     const solver = first.solver_moves ? h("span", { "data-testid": "solver-moves", title: t("daily.solverTitle") }, t("daily.solver", { n: first.solver_moves })) : null;
@@ -158,7 +164,8 @@ class ReplayView {
     return h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.playback"), "data-testid": "replay-controls" }, back, this.playEl, forward, speeds, track);
   }
 
-  /** "Race this ghost": a solo race on this deal, the games shown running beside it. */
+  /** "Race this ghost": a solo race on this deal, the games shown running beside it; and for
+   * one game, "Play on from here": a practice room at the step shown, under the same name. */
   ghostForm(many) {
     const name = nameInput({ id: "ghost-name", name: "name", placeholder: t("home.nicknamePlaceholder"), value: store.get(NAME_KEY) || "", "data-testid": "ghost-name" });
     this.raceButton = h("button", { type: "submit", class: "primary small", "data-testid": "race-ghost" }, t(many ? "replay.raceGhosts" : "replay.raceGhost"));
@@ -169,7 +176,25 @@ class ReplayView {
       store.set(NAME_KEY, text);
       this.raceGhosts(text);
     };
-    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, t("home.nickname")), name, this.raceButton);
+    this.playOnButton = many
+      ? null
+      : h("button", { type: "button", class: "small", "data-testid": "play-on", onclick: () => this.playOn(name) }, t("replay.playOn"));
+    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, t("home.nickname")), name, this.raceButton, this.playOnButton);
+  }
+
+  playOn(input) {
+    const name = input.value.trim();
+    if (!name) return input.focus();
+    store.set(NAME_KEY, name);
+    this.playback.pause();
+    this.playOnButton.disabled = true;
+    this.link?.close();
+    const navigate = (path, handoff) => {
+      this.link = null; // handed to the practice room's page: leaving this one must not close it
+      this.navigate(path, handoff);
+    };
+    const step = this.games[0].shown;
+    this.link = playOn({ name, id: this.ids[0], step, navigate, done: () => (this.playOnButton.disabled = false) });
   }
 
   raceGhosts(name) {
@@ -272,6 +297,7 @@ class ReplayView {
     this.page.dataset.step = one.shown;
     const total = one.timeline.steps.length;
     this.countEl.textContent = this.games.length > 1 ? "" : t("replay.move", { n: one.shown, total });
+    if (this.playOnButton) this.playOnButton.title = t("replay.playOnTitle", { n: one.shown });
   }
 
   renderGame(g, ms) {

@@ -24,6 +24,14 @@ export function roomPage(root, { code, navigate, handoff = null, ...options }) {
   return new RoomPage(root, code, navigate, handoff, options);
 }
 
+/** A practice room's line: the game and move it plays on from (the game linked to its replay). */
+function practiceNote(practice) {
+  const [before, after = ""] = t("room.practice", { n: practice.step }).split("{game}");
+  const [pre, post = ""] = t("room.practiceGame").split("{name}");
+  const game = h("a", { href: `/replay/${encodeURIComponent(practice.replay)}`, "data-testid": "practice-game" }, pre, h("span", { class: "name", dir: "auto" }, practice.name), post);
+  return h("p", { class: "practice-note", "data-testid": "practice-note" }, h("strong", {}, before, game, after), " ", h("span", { class: "muted" }, t("room.practiceNote")));
+}
+
 /** A player's first game offers the tutorial, once (in a new tab: here, the seat stays). */
 function tutorialOffer() {
   if (store.get(TUTORIAL_KEY) || store.get(WELCOMED_KEY)) return null;
@@ -243,7 +251,7 @@ class RoomPage {
 
   lookLater() {
     clearTimeout(this.lookTimer);
-    if (!this.joinNote?.closed || this.joinNote.code === "daily" || this.joinNote.code === "tutorial") return;
+    if (!this.joinNote?.closed || this.joinNote.code === "daily" || this.joinNote.code === "tutorial" || this.joinNote.code === "practice") return;
     this.lookTimer = setTimeout(() => {
       if (document.hidden) this.lookWhenShown = true;
       else this.followRoom();
@@ -305,6 +313,7 @@ class RoomPage {
     const head = this.options.head?.(s) ?? [
       h("h1", {}, t("room.h1"), h("span", { class: "code", "data-testid": "room-code" }, this.code)),
       s.room ? h("p", { class: "muted" }, roomSummary(s.room)) : null,
+      s.room?.practice ? practiceNote(s.room.practice) : null,
     ];
     if (head) fill(this.header, head);
   }
