@@ -99,7 +99,8 @@ def test_a_rival_finishing_is_toasted_and_race_over_shows_the_podium_and_the_win
         expect(page.locator("[data-testid=lobby-player][data-seat=s2]")).to_have_attribute("data-ready", "true")
         page.get_by_test_id("start").click()
         finished_ms = bob.result(timeout=60)
-    toast = page.get_by_test_id("moment-toast")
+    # (among the race's other moments: Bob taking the lead, his last cards)
+    toast = page.get_by_test_id("moment-toast").filter(has_text="Bob finished")
     expect(toast).to_contain_text("Bob finished")
     expect(toast).to_contain_text("1st")
     seconds = finished_ms // 1000

@@ -218,7 +218,7 @@ def test_every_main_view_at_each_size_has_no_two_labels_overlapping(
             go.set()
         rival.result(timeout=60)
 
-    expect(page.get_by_test_id("moment-toast")).to_contain_text("Bob finished")
+    expect(page.get_by_test_id("moment-toast").filter(has_text="Bob finished")).to_be_visible()
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()
     podium = page.get_by_test_id("podium-over")

@@ -51,3 +51,29 @@ test("a rematch or a first snapshot is no moment", () => {
   const next = { ...done, room: { ...done.room, round: 2, phase: "over" } };
   assert.deepEqual(moments(at([player("s2")]), next), []);
 });
+
+test("the race's drama: the lead changing hands, a rival's last cards, a suit complete", () => {
+  const racing = (players, mine = { version: 4 }) => ({ seat: "s1", room: room(players), mine, pending: null });
+  // Early (under 20 cards home) a lead is no news; then Bob takes it, then I do.
+  const a = racing([player("s1", { cards: 18 }), player("s2", { name: "BOB", cards: 19 })]);
+  const b = racing([player("s1", { cards: 18 }), player("s2", { name: "BOB", cards: 21 })]);
+  assert.deepEqual(moments(a, b).filter((m) => m.kind === "lead"), [{ kind: "lead", name: "BOB", me: false, cards: 21 }]);
+  const c = racing([player("s1", { cards: 22 }), player("s2", { name: "BOB", cards: 21 })]);
+  assert.deepEqual(moments(b, c).filter((m) => m.kind === "lead"), [{ kind: "lead", name: "S1", me: true, cards: 22 }]);
+  // A tie takes the lead from no one, and holding it is no news.
+  const tie = racing([player("s1", { cards: 22 }), player("s2", { name: "BOB", cards: 22 })]);
+  assert.deepEqual(moments(c, tie).filter((m) => m.kind === "lead"), []);
+  assert.deepEqual(moments(c, c).filter((m) => m.kind === "lead"), []);
+  // Bob down to 10 cards to go, then to 5 (each once), never my own.
+  const d = racing([player("s1", { cards: 95 }), player("s2", { name: "BOB", cards: 93 })]);
+  const e = racing([player("s1", { cards: 99 }), player("s2", { name: "BOB", cards: 94 })]);
+  const f = racing([player("s1", { cards: 99 }), player("s2", { name: "BOB", cards: 100 })]);
+  assert.deepEqual(moments(d, e).filter((m) => m.kind === "last"), [{ kind: "last", name: "BOB", left: 10 }]);
+  assert.deepEqual(moments(e, f).filter((m) => m.kind === "last"), [{ kind: "last", name: "BOB", left: 4 }]);
+  assert.deepEqual(moments(f, f).filter((m) => m.kind === "last"), []);
+  // One of my foundations complete.
+  const board = (n) => ({ piles: [], foundations: { uH: { top: "QH", count: n }, dS: { top: "2S", count: 12 } } });
+  const g = racing([player("s1"), player("s2")], { version: 5, board: board(12) });
+  const h = racing([player("s1"), player("s2")], { version: 6, board: board(13) });
+  assert.deepEqual(moments(g, h).filter((m) => m.kind === "suit"), [{ kind: "suit", key: "uH" }]);
+});

@@ -794,4 +794,8 @@ export const en = {
   "keys.notAMove": "Not a move: write it as p3>uH.",
   "home.moreOptions": "More options: difficulty, deal, time limit, format, spectators, hints",
   "home.picture": "A deal laid out: 16 piles round the 8 foundations, the aces building up and the kings down. The same deal for everyone, one clock.",
+  "moment.lead": "{name} takes the lead · {cards}/104",
+  "moment.leadMe": "You take the lead!",
+  "moment.last": { one: "{name}: {n} card to go", other: "{name}: {n} cards to go" },
+  "moment.suit": "{suit} complete!",
 };

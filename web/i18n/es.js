@@ -791,4 +791,8 @@ export const es = {
   "keys.notAMove": "No es una jugada: escríbela como p3>uH.",
   "home.moreOptions": "Más opciones: dificultad, reparto, límite de tiempo, formato, espectadores, pistas",
   "home.picture": "Un reparto: 16 montones alrededor de las 8 bases, los ases suben y los reyes bajan. El mismo reparto para todos, un solo reloj.",
+  "moment.lead": "{name} toma la delantera · {cards}/104",
+  "moment.leadMe": "¡Vas en cabeza!",
+  "moment.last": { one: "{name}: le queda {n} carta", other: "{name}: le quedan {n} cartas" },
+  "moment.suit": "¡{suit} completa!",
 };

@@ -2,6 +2,7 @@
 // rival finishes, a buzz for a finish, and the podium at race over.
 
 import { h } from "../dom.js";
+import { foundationLabel } from "../model/cards.js";
 import { t } from "../i18n.js";
 import { hintsNote } from "../model/hints.js";
 import { moments } from "../model/moments.js";
@@ -35,6 +36,9 @@ export function celebrate(before, after, message, { toast = momentToast } = {}) 
       sound.play("finished");
       sound.buzz([90, 60, 200]);
     } else if (m.kind === "over") sound.play("over");
+    else if (m.kind === "lead") toast(m.me ? t("moment.leadMe") : t("moment.lead", { name: m.name, cards: m.cards }));
+    else if (m.kind === "last") toast(t("moment.last", { name: m.name, n: m.left }));
+    else if (m.kind === "suit") toast(t("moment.suit", { suit: foundationLabel(m.key) }));
   }
 }
 
