@@ -95,4 +95,14 @@ def test_play_on_from_a_step_opens_a_practice_room_on_that_position(browsing: Br
             page.get_by_test_id("restart").click()
             back = tab.settled(moved["version"] + 1)
             assert {"piles": back["piles"], "foundations": back["foundations"]} == expected
+            # Resigned, its replay says it is practice from that move and offers no ghost race.
+            page.get_by_test_id("resign").click()
+            page.get_by_test_id("resign").click()
+            expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+            code = page.url.rsplit("/", 1)[1]
+            (kept,) = httpx.get(f"{server.url}/api/rooms/{code}/replays").json()["replays"]
+            page.goto(f"{server.url}/replay/{kept['id']}")
+            expect(page.get_by_test_id("replay")).to_contain_text(f"practice from move {step} of Ann")
+            expect(page.get_by_test_id("race-ghost")).to_have_count(0)
+            expect(page.get_by_test_id("play-on")).to_be_visible()
         assert not tab.errors, tab.errors
