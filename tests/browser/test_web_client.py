@@ -558,6 +558,8 @@ def tall_pile(browsing: Browsing) -> tuple[Tab, dict[str, Any]]:
     state = solo.settled()
     for move in TALL_LINE:
         state = solo.play_by_drag(move, state)
+    solo.page.mouse.move(0, 0)  # (the last drop's mouse, resting on pile 4, would spread it)
+    expect(solo.page.locator('[data-pile="4"]')).not_to_have_class(re.compile(r"\bpeek\b"))
     return solo, state
 
 
