@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.rooms import create_from_home, create_room, join_room, start_solo
+from tests.support.rooms import create_from_home, create_room, join_room, start_solo, submit_create_form
 from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text
 from tests.support.winning_lines import first_winning_line
 
@@ -268,12 +268,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp.get_by_test_id("join-name")).to_be_visible()
     vp.go_back()
     # A nickname too long is refused with the reason, not cut: nothing is sent.
-    create_from_home(vp, "W" * 21)
+    submit_create_form(vp, "W" * 21)
     why = vp.get_by_test_id("create-name").evaluate("e => e.validationMessage")
     assert why == "Up to 20 characters, please (this is 21).", why
     assert visitor.sent_types("create") == []
     # A deal number a page cannot hold exactly is refused, not rounded to another deal.
-    create_from_home(vp, "Big", deal=9007199254740993)
+    submit_create_form(vp, "Big", deal=9007199254740993)
     expect(vp.get_by_test_id("toast").last).to_contain_text("9007199254740991")
     assert visitor.sent_types("create") == []
     vp.get_by_test_id("daily-link").click()
@@ -558,6 +558,8 @@ def tall_pile(browsing: Browsing) -> tuple[Tab, dict[str, Any]]:
     state = solo.settled()
     for move in TALL_LINE:
         state = solo.play_by_drag(move, state)
+    solo.page.mouse.move(0, 0)  # (the last drop's mouse, resting on pile 4, would spread it)
+    expect(solo.page.locator('[data-pile="4"]')).not_to_have_class(re.compile(r"\bpeek\b"))
     return solo, state
 
 
