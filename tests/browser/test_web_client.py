@@ -1073,7 +1073,8 @@ def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: 
     cy = join_room(browsing, code, "Cy", tab_name="cy")
     cp = cy.page
     host.page.get_by_test_id("start").click()
-    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    # (The countdown first: on a loaded machine it may take longer than a check's default wait.)
+    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing", timeout=WAIT_MS)
     cy.settled()
     host.page.close()
     bob.page.close()
