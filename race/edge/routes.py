@@ -133,6 +133,12 @@ class Api:
         return share_base(request, self.settings)
 
 
+def _varies_by_language(response: Response) -> Response:
+    """``response``, said to differ by the request's Accept-Language (for caches)."""
+    response.headers["Vary"] = ", ".join(filter(None, (response.headers.get("Vary"), "Accept-Language")))
+    return response
+
+
 class Pages:
     """The client's pages: one page for every address the client routes, a 404 page for
     what it would not, and its files."""
@@ -142,7 +148,8 @@ class Pages:
         index = settings.web_dir / "index.html"
         self.client = read_client(settings.web_dir, flat=settings.web_flatten)
         self.shell = self.client.head(index.read_text())  # the page: its files versioned, preloaded
-        self.home = static.page("/", self.shell)
+        #: The page by language (its words before the script runs), chosen by Accept-Language.
+        self.homes = {lang: static.page("/", share.in_language(self.shell, lang)) for lang in share.LANGS}
 
     def routes(self) -> list[Route]:
         return [
@@ -164,7 +171,9 @@ class Pages:
         ids = request.path_params.get("ids")
         if ids is not None and not REPLAY_IDS.fullmatch(ids):
             return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
-        return static.send(request, self.home, static.REVALIDATE)  # a 304 when current
+        lang = share.preview_lang(request.headers.get("accept-language"))
+        response = static.send(request, self.homes[lang], static.REVALIDATE)  # a 304 when current
+        return _varies_by_language(response)
 
     async def previewed(self, request: Request) -> Response:
         """/r/CODE and /daily: the client, with the tags a chat shows a pasted link by."""
@@ -183,10 +192,10 @@ class Pages:
                 info = None
             title, description = share.room_preview(info, code, lang)
             url = f"{base}/r/{code}"
-        text = share.with_preview(self.shell, title=title, description=description, url=url, base=base, lang=lang)
+        shell = share.in_language(self.shell, lang)
+        text = share.with_preview(shell, title=title, description=description, url=url, base=base, lang=lang)
         response = static.send(request, static.page(request.url.path, text), static.REVALIDATE)  # as the others
-        response.headers["Vary"] = ", ".join(filter(None, (response.headers.get("Vary"), "Accept-Language")))
-        return response
+        return _varies_by_language(response)
 
     async def files(self, request: Request) -> Response:
         if request.url.path in ("/", "/index.html"):

@@ -43,6 +43,9 @@ WORDS: dict[str, dict[str, str]] = {
         "daily.title": "Crescent Race: today's daily challenge",
         "daily.text": "One Crescent solitaire deal a day, the same for everyone and proven winnable. "
         "How fast can you clear it?",
+        "loading": "Loading…",
+        "noscript": "Crescent Race needs JavaScript to play.",
+        "language": "Language",
     },
     "es": {
         "pitch": "Échale una carrera a tus amigos al solitario Crescent: el mismo reparto para todos, "
@@ -63,6 +66,9 @@ WORDS: dict[str, dict[str, str]] = {
         "daily.title": "Crescent Race: el reto diario de hoy",
         "daily.text": "Un reparto de solitario Crescent al día, el mismo para todos y con solución "
         "comprobada. ¿Cuánto tardas en completarlo?",
+        "loading": "Cargando…",
+        "noscript": "Para jugar a Crescent Race hace falta JavaScript.",
+        "language": "Idioma",
     },
 }
 
@@ -160,6 +166,25 @@ def daily_preview(lang: str = "en") -> tuple[str, str]:
 
 
 DAILY_PREVIEW = daily_preview("en")
+
+
+def in_language(page: str, lang: str) -> str:
+    """``page`` (the client's index.html) with the words it shows before its script runs (the
+    loading line, the note for a browser without JavaScript, the language switch's label) and
+    its ``lang`` in ``lang``.
+
+    >>> in_language('<html lang="en"><p class="loading">Loading…</p>', "es")
+    '<html lang="es"><p class="loading">Cargando…</p>'
+    """
+    if lang not in LANGS or lang == "en":
+        return page
+    words, english = WORDS[lang], WORDS["en"]
+    for key in ("loading", "noscript"):
+        page = page.replace(f">{english[key]}<", f">{words[key]}<", 1)
+    page = page.replace(
+        f'<span class="sr-only">{english["language"]}</span>', f'<span class="sr-only">{words["language"]}</span>', 1
+    )
+    return page.replace('<html lang="en">', f'<html lang="{lang}">', 1)
 
 
 def with_preview(page: str, *, title: str, description: str, url: str, base: str, lang: str = "en") -> str:

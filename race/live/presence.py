@@ -43,10 +43,16 @@ log = logging.getLogger(__name__)
 _LOCKS = 64  # rooms share this many locks: one room's presence calls never overlap
 
 
-#: What a room's connections are told when it has expired.
-EXPIRED = p.encode(
-    {"type": "error", "code": "unknown_room", "message": "this room has expired: nothing happened in it for too long"}
-)
+def expired(room: str) -> str:
+    """What a room's connections are told when it has expired (with its code)."""
+    return p.encode(
+        {
+            "type": "error",
+            "code": "unknown_room",
+            "message": f"room {room} has expired: nothing happened in it for too long",
+            "room": room,
+        }
+    )
 
 
 def member_id(conn_id: str, seat: str | None) -> str:
@@ -205,7 +211,7 @@ class Presence:
         log.info("room %s: expired with %d connection(s) of this process in it", room, len(self.local.get(room, ())))
         self.local.pop(room, None)
         if self.local_deliver is not None:
-            self.local_deliver(room, EXPIRED)
+            self.local_deliver(room, expired(room))
 
     def _tell_soon(self, room: str) -> None:
         """Tell the room its presence in ``watchers_every`` seconds (once for every change

@@ -28,7 +28,7 @@ from race.rooms.model import (
     seat_key,
 )
 from race.rooms.views import player_message, presence_view, room_message, seats_of, state_view, with_end_from
-from race.service.repo import Change, Room, Rooms, dump, gone
+from race.service.repo import Change, Room, Rooms, dump, gone, unknown_room
 from race.service.session import Session
 from race.store import Doc
 from race.wire import protocol as p
@@ -174,7 +174,7 @@ class Ending:
 
         state = await self.rooms.transact(code, action, missing_ok=True)
         if state is None:
-            raise Refused("unknown_room", "this room no longer exists")
+            raise unknown_room(code)
         return [state]
 
     async def out(self, code: str) -> None:

@@ -32,7 +32,7 @@ from race.rooms.record import RESTART, UNDO
 from race.rooms.views import SECRET, player_message, room_message, room_view, seats_of, state_view
 from race.service.ending import Ending
 from race.service.hints import Hints
-from race.service.repo import Change, NeedHistory, Room, Rooms, SeatRoom, dump, gone
+from race.service.repo import Change, NeedHistory, Room, Rooms, SeatRoom, dump, gone, unknown_room
 from race.service.session import Session
 from race.wire import protocol as p
 from race.wire.envelope import not_to
@@ -215,7 +215,7 @@ class Race:
 
         state = await self.rooms.transact(code, action, names=[key], missing_ok=True)
         if state is None:
-            raise Refused("unknown_room", "this room no longer exists")
+            raise unknown_room(code)
         await self.ending.out(code)
         return [state]
 

@@ -53,7 +53,7 @@ def conflict() -> Refused:
 
 
 def unknown_room(code: str) -> Refused:
-    return Refused("unknown_room", f"there is no room {code} (it may have expired)")
+    return Refused("unknown_room", f"there is no room {code} (it may have expired)", room=code)
 
 
 def gone() -> Refused:
@@ -226,7 +226,7 @@ class Rooms:
         when there is no such room, or no such seat in it."""
         meta_doc, seat_doc = await self.store.read(code, ["meta", seat_key(sid)])
         if meta_doc is None:
-            raise Refused("unknown_room", "this room no longer exists")
+            raise unknown_room(code)
         meta = META.decode(meta_doc.data)
         if seat_doc is None or sid not in meta.seats:
             raise gone()

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from race.engine import Game
 from tests.support.processes import Server
-from tests.support.rooms import create_from_home, create_room, join_room, start_solo
+from tests.support.rooms import create_from_home, create_room, join_room, start_solo, submit_create_form
 from tests.support.web import WAIT_MS, Browsing, Tab, Wire, shuffle_text
 from tests.support.winning_lines import first_winning_line
 
@@ -133,9 +133,12 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     bp.keyboard.press("h")
     expect(bp.get_by_test_id("hint-text")).to_contain_text("Hint:")
     assert bp.get_by_test_id("hint-text").get_attribute("data-move") in b2["legal"]
+    # A counted hint moves the state's version on (its state comes before the hint's words).
+    hinted = bob.settled()
+    assert hinted["piles"] == b2["piles"]
     shuffles = int(bp.get_by_test_id("shuffle").get_attribute("data-shuffles-left") or -1)
     bp.keyboard.press("s")
-    b3 = bob.settled(b2["version"] + 1)
+    b3 = bob.settled(hinted["version"] + 1)
     expect(bp.get_by_test_id("shuffle")).to_have_text(shuffle_text(shuffles - 1))
     assert b3["piles"] == [p[1:] + p[:1] if len(p) > 1 else p for p in b2["piles"]]
     bp.keyboard.press("u")
@@ -268,12 +271,12 @@ def test_home_lists_live_rooms_links_the_daily_page_and_shows_names_only_as_text
     expect(vp.get_by_test_id("join-name")).to_be_visible()
     vp.go_back()
     # A nickname too long is refused with the reason, not cut: nothing is sent.
-    create_from_home(vp, "W" * 21)
+    submit_create_form(vp, "W" * 21)
     why = vp.get_by_test_id("create-name").evaluate("e => e.validationMessage")
     assert why == "Up to 20 characters, please (this is 21).", why
     assert visitor.sent_types("create") == []
     # A deal number a page cannot hold exactly is refused, not rounded to another deal.
-    create_from_home(vp, "Big", deal=9007199254740993)
+    submit_create_form(vp, "Big", deal=9007199254740993)
     expect(vp.get_by_test_id("toast").last).to_contain_text("9007199254740991")
     assert visitor.sent_types("create") == []
     vp.get_by_test_id("daily-link").click()
@@ -558,6 +561,8 @@ def tall_pile(browsing: Browsing) -> tuple[Tab, dict[str, Any]]:
     state = solo.settled()
     for move in TALL_LINE:
         state = solo.play_by_drag(move, state)
+    solo.page.mouse.move(0, 0)  # (the last drop's mouse, resting on pile 4, would spread it)
+    expect(solo.page.locator('[data-pile="4"]')).not_to_have_class(re.compile(r"\bpeek\b"))
     return solo, state
 
 
@@ -1068,7 +1073,8 @@ def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: 
     cy = join_room(browsing, code, "Cy", tab_name="cy")
     cp = cy.page
     host.page.get_by_test_id("start").click()
-    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    # (The countdown first: on a loaded machine it may take longer than a check's default wait.)
+    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing", timeout=WAIT_MS)
     cy.settled()
     host.page.close()
     bob.page.close()

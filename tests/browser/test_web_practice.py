@@ -1,8 +1,8 @@
 """ "Play on from here" on the replay page, in real headless Chromium: at a chosen step of a
 game on the record it opens a practice room whose board is the engine's after that many
-actions; the room says it is practice from that move of whose game; a move and a restart
-come back to that position. Screenshots of the replay and the practice room at phone
-(390x844) and laptop (1366x768) size."""
+actions; the room (and its watch page) says it is practice from that move of whose game; a
+move and a restart come back to that position. Screenshots of the replay and the practice
+room at phone (390x844) and laptop (1366x768) size."""
 
 from __future__ import annotations
 
@@ -82,6 +82,11 @@ def test_play_on_from_a_step_opens_a_practice_room_on_that_position(browsing: Br
         assert create["from"] == {"replay": rid, "step": step} and "piles" not in create  # the server's position
         page.screenshot(path=str(folder / f"practice-{size}.png"), full_page=True)
 
+        if not phone:  # a spectator's page says it too
+            code = page.url.rsplit("/", 1)[1]
+            watcher = browsing.open("watcher", f"/watch/{code}", still=True)
+            expect(watcher.page.get_by_test_id("practice-note")).to_contain_text(f"Practice from move {step} of Ann")
+            watcher.page.close()
         if not phone:  # a move, then restart: back at that move, not the deal
             moved = tab.play_by_drag(line["moves"][step], state)
             assert moved["piles"] != state["piles"] or moved["foundations"] != state["foundations"]
@@ -90,4 +95,14 @@ def test_play_on_from_a_step_opens_a_practice_room_on_that_position(browsing: Br
             page.get_by_test_id("restart").click()
             back = tab.settled(moved["version"] + 1)
             assert {"piles": back["piles"], "foundations": back["foundations"]} == expected
+            # Resigned, its replay says it is practice from that move and offers no ghost race.
+            page.get_by_test_id("resign").click()
+            page.get_by_test_id("resign").click()
+            expect(page.get_by_test_id("resigned-banner")).to_be_visible()
+            code = page.url.rsplit("/", 1)[1]
+            (kept,) = httpx.get(f"{server.url}/api/rooms/{code}/replays").json()["replays"]
+            page.goto(f"{server.url}/replay/{kept['id']}")
+            expect(page.get_by_test_id("replay")).to_contain_text(f"practice from move {step} of Ann")
+            expect(page.get_by_test_id("race-ghost")).to_have_count(0)
+            expect(page.get_by_test_id("play-on")).to_be_visible()
         assert not tab.errors, tab.errors

@@ -154,6 +154,9 @@ test("a look-up of a room says why it takes no seat, and that a new round waits 
   assert.equal(joinNote({ kind: "race", phase: "over" }, false).over, true);
   assert.equal(joinNote({ kind: "daily", phase: "racing" }, false).code, "daily");
   assert.equal(joinNote({ kind: "tutorial", phase: "racing" }, false).code, "tutorial");
+  const practice = joinNote({ kind: "practice", phase: "racing" }, false);
+  assert.deepEqual([practice.code, practice.closed], ["practice", true]);
+  assert.match(practice.message, /practice: one player only/);
   assert.equal(joinNote({ kind: "race", phase: "lobby", players: 1, max_players: 8 }, true).code, "new_round");
 });
 

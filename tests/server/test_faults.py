@@ -503,12 +503,12 @@ async def test_a_resent_move_applies_once_over_websockets(pair: tuple[Server, Se
     assert retried["version"] == v + 2 and retried["moves"] == 2 and retried["board"] == board_after(line[:2])
     last = await ann.request({"type": "move", "move": line[2], "version": v + 2, "id": "click-3"}, "state")
 
-    # Bob saw each move exactly once, in order.
+    # Bob saw each move exactly once, in order (a rival is told "move", not the move's text).
     seen = [(await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")) for _ in range(3)]
-    assert [(m["player"]["version"], m["action"]) for m in seen] == [
-        (v + 1, line[0]),
-        (v + 2, line[1]),
-        (v + 3, line[2]),
+    assert [(m["player"]["version"], m["action"], m["player"]["moves"]) for m in seen] == [
+        (v + 1, "move", 1),
+        (v + 2, "move", 2),
+        (v + 3, "move", 3),
     ]
     assert last["moves"] == 3
     await ann.close()

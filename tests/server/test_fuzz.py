@@ -35,6 +35,7 @@ ERROR_CODES = {
     *("illegal_move", "too_many_moves", "stale", "busy", "bad_date", "no_rematch", "bad_seat"),
     "rival_racing",
     *("no_offer", "waiting", "not_yet", "bad_rematch", "bad_series"),
+    *("unknown_replay", "bad_step", "bad_practice", "practice_room"),
 }  # never "internal" (a bug), "unavailable" (Redis is up) or "rate_limited" (limits are high here)
 LEAKS = re.compile(r"Traceback|File \"|line \d+, in")
 
@@ -125,7 +126,9 @@ def typed(kind: str, *required: str, **fields: st.SearchStrategy[Any]) -> st.Sea
 messages = st.one_of(
     typed("create", "name", name=names, difficulty=st.sampled_from(["easy", "medium", "hard", "nope"]),
           deal=st.integers(-1, 2**64), time_limit=st.integers(0, 100_000), listed=st.booleans(),
-          match=st.integers(0, 5), arena=st.integers(2, 11)),
+          match=st.integers(0, 5), arena=st.integers(2, 11),
+          **{"from": st.fixed_dictionaries({"replay": st.sampled_from(["AAAAAAAAAAAA", "short"]) | text,
+                                            "step": st.integers(-1, 2**64)})}),
     typed("join", "room", "name", room=rooms, name=names),
     typed("watch", "room", room=rooms),
     typed("resume", "room", "token", room=rooms, token=text, version=versions),

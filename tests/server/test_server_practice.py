@@ -87,6 +87,8 @@ async def test_practice_starts_at_the_engines_position_restarts_there_and_is_kep
         state = await ann.request({"type": "move", "move": move, "version": state["version"]}, "state")
         assert state["type"] == "state", state
     assert state["board"] == board(engine_after(line, n + 2))
+    state = await ann.request({"type": "undo", "version": state["version"]}, "state")
+    assert state["type"] == "state" and state["board"] == board(engine_after(line, n + 1)), state
     state = await ann.request({"type": "restart", "version": state["version"]}, "state")
     assert state["type"] == "state", state
     assert state["board"] == board(at_n) and not state["can_undo"]
@@ -107,7 +109,8 @@ async def test_practice_starts_at_the_engines_position_restarts_there_and_is_kep
         assert {k: replay["board"][k] for k in ("piles", "foundations")} == {
             k: board(at_n)[k] for k in ("piles", "foundations")
         }
-        assert [s["act"] for s in replay["steps"]] == [*line["moves"][n : n + 2], "restart", *line["moves"][n:]]
+        acts = [*line["moves"][n : n + 2], "undo", "restart", *line["moves"][n:]]
+        assert [s["act"] for s in replay["steps"]] == acts
         assert replay["steps"][-1]["home"] == 104
         rated = (await http.get(f"/api/rooms/{code}/ratings")).json()
         assert rated["rated"] is False  # a practice never counts

@@ -53,11 +53,12 @@ async def test_players_on_two_processes_race_and_see_each_other(redis_url: str) 
         move = bob_start["legal_moves"][0]
         mine = await bob.request({"type": "move", "move": move, "version": 1}, "state")
         seen_by_ann = await ann.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-        # A rival sees Bob's progress, not his board; a spectator sees the board too.
-        assert seen_by_ann["action"] == move and "board" not in seen_by_ann["player"]
+        # A rival sees Bob's progress, neither his board nor his move's text; a spectator sees
+        # both.
+        assert seen_by_ann["action"] == "move" and "board" not in seen_by_ann["player"]
         assert seen_by_ann["player"]["cards"] == mine["cards"] and seen_by_ann["player"]["moves"] == 1
         watched = await spectator.expect("player", where=lambda m: m["player"]["seat"] == "s2")
-        assert watched["player"]["board"] == mine["board"]
+        assert watched["action"] == move and watched["player"]["board"] == mine["board"]
 
         theirs = await ann.request({"type": "move", "move": "shuffle", "version": 1}, "state")
         seen_by_bob = await bob.expect("player", where=lambda m: m["player"]["seat"] == "s1")

@@ -132,3 +132,14 @@ def test_a_changed_file_gets_a_new_address_after_a_restart(tmp_path: Path) -> No
         assert status == 200 and head["cache-control"] == IMMUTABLE and body.endswith(b"// a change\n")
     finally:
         third.stop()
+
+
+def test_the_page_says_loading_in_the_browsers_language_before_its_script_runs(server: Server) -> None:
+    for path in ("/", "/how", "/daily"):
+        status, headers, body = fetch(server.url + path, **{"Accept-Language": "es-ES,es;q=0.9"})
+        page = body.decode()
+        assert status == 200 and '<html lang="es">' in page, path
+        assert ">Cargando…<" in page and ">Loading…<" not in page, path
+        assert "Accept-Language" in headers["vary"], path
+    _, _, body = fetch(server.url + "/", **{"Accept-Language": "fr-FR,en;q=0.5"})
+    assert '<html lang="en">' in body.decode() and ">Loading…<" in body.decode()

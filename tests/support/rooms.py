@@ -21,6 +21,24 @@ def create_from_home(
 ) -> str:
     """Fill the home page's create form on ``page`` and submit it (tapped on a phone); once the
     lobby shows, the room's code. Settings left ``None`` keep the form's defaults."""
+    submit_create_form(page, name, difficulty=difficulty, deal=deal, time_limit=time_limit, phone=phone)
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    code = page.get_by_test_id("room").get_attribute("data-code")
+    assert code
+    return code
+
+
+def submit_create_form(
+    page: Page,
+    name: str,
+    *,
+    difficulty: str | None = None,
+    deal: int | None = None,
+    time_limit: int | None = None,
+    phone: bool = False,
+) -> None:
+    """Fill the home page's create form and submit it, without waiting for a lobby (for a form
+    the page may refuse)."""
     page.get_by_test_id("create-name").fill(name)
     if (difficulty, deal, time_limit) != (None, None, None):  # the settings: behind "More options"
         more_options(page)
@@ -32,10 +50,6 @@ def create_from_home(
         page.get_by_test_id("create-time-limit").select_option(str(time_limit))
     submit = page.get_by_test_id("create-submit")
     submit.tap() if phone else submit.click()
-    expect(page.get_by_test_id("lobby")).to_be_visible()
-    code = page.get_by_test_id("room").get_attribute("data-code")
-    assert code
-    return code
 
 
 def more_options(page: Page) -> None:

@@ -114,8 +114,11 @@ class Tab:
 
     def drag(self, source: str, target: str) -> None:
         """Drag the top card of ``source`` (p3 or uH) and drop it on ``target`` with the mouse."""
-        (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
         mouse = self.page.mouse
+        # A mouse resting on a pile spreads it (after a moment): leave the board first, so the
+        # points are measured on piles that stay as they are while the mouse travels.
+        mouse.move(0, 0)
+        (sx, sy), (tx, ty) = self.page.evaluate(POINTS_JS, [zone(source), zone(target)])
         mouse.move(sx, sy)
         mouse.down()
         mouse.move(sx + 4, sy + 6)

@@ -656,7 +656,7 @@ export const en = {
   "error.not_racing": "The race is not running.",
   "error.rival_racing": "A rival is still racing here: ask to end the race instead.",
   "error.not_host": "Only the host can do that (or any player here while the host is away).",
-  "error.unknown_room": "There is no such room (it may have expired).",
+  "error.unknown_room": "There is no room {room} (it may have expired).",
   "error.not_in_room": "You are no longer in this room (your seat was given up).",
   "error.spectator": "Spectators cannot act in the race.",
   "error.not_started": "The race has not started yet.",

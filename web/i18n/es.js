@@ -653,7 +653,7 @@ export const es = {
   "error.not_racing": "La carrera no está en marcha.",
   "error.rival_racing": "Un rival sigue en carrera: pide terminar la carrera.",
   "error.not_host": "Solo el anfitrión puede hacer eso (o cualquier jugador presente si el anfitrión no está).",
-  "error.unknown_room": "Esa sala no existe (puede que haya caducado).",
+  "error.unknown_room": "No hay ninguna sala {room} (puede que haya caducado).",
   "error.not_in_room": "Ya no estás en esta sala (dejaste tu asiento).",
   "error.spectator": "Los espectadores no pueden jugar en la carrera.",
   "error.not_started": "La carrera todavía no ha empezado.",

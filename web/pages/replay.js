@@ -179,7 +179,8 @@ class ReplayView {
     this.playOnButton = many
       ? null
       : h("button", { type: "button", class: "small", "data-testid": "play-on", onclick: () => this.playOn(name) }, t("replay.playOn"));
-    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: submit }, h("label", { for: "ghost-name", class: "sr-only" }, t("home.nickname")), name, this.raceButton, this.playOnButton);
+    const practice = this.timelines.some((tl) => tl.view.practice); // (no ghost: a practice is no race)
+    return h("form", { class: "replay-ghost", "data-testid": "ghost-form", onsubmit: practice ? (e) => (e.preventDefault(), this.playOn(name)) : submit }, h("label", { for: "ghost-name", class: "sr-only" }, t("home.nickname")), name, practice ? null : this.raceButton, this.playOnButton);
   }
 
   playOn(input) {

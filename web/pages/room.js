@@ -12,6 +12,7 @@ import { Seat } from "../seat.js";
 import { closedPanel, gonePanel, joinForm, lobbyPanel, showInvite, showJoinNote } from "../views/lobby.js";
 import { celebrate } from "../views/moments.js";
 import { RaceView } from "../views/race.js";
+import { practiceNote } from "../views/practice.js";
 import { offerNews } from "../views/series.js";
 import { TUTORIAL_KEY, WELCOMED_KEY } from "./howto.js";
 
@@ -22,14 +23,6 @@ const LOOK_UP_MS = 5000; // a look-up with no answer by then counts as none
  * ``title``, ``className``, ``onChange(state, before)`` and ``onError(m)`` (true: handled). */
 export function roomPage(root, { code, navigate, handoff = null, ...options }) {
   return new RoomPage(root, code, navigate, handoff, options);
-}
-
-/** A practice room's line: the game and move it plays on from (the game linked to its replay). */
-function practiceNote(practice) {
-  const [before, after = ""] = t("room.practice", { n: practice.step }).split("{game}");
-  const [pre, post = ""] = t("room.practiceGame").split("{name}");
-  const game = h("a", { href: `/replay/${encodeURIComponent(practice.replay)}`, "data-testid": "practice-game" }, pre, h("span", { class: "name", dir: "auto" }, practice.name), post);
-  return h("p", { class: "practice-note", "data-testid": "practice-note" }, h("strong", {}, before, game, after), " ", h("span", { class: "muted" }, t("room.practiceNote")));
 }
 
 /** A player's first game offers the tutorial, once (in a new tab: here, the seat stays). */

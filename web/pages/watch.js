@@ -18,6 +18,7 @@ import { podiumView } from "../views/moments.js";
 import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "../views/ranking.js";
+import { practiceNote } from "../views/practice.js";
 import { seriesPanel } from "../views/series.js";
 
 export function watchView(root, { code }) {
@@ -180,7 +181,7 @@ class WatchView {
 
   renderHead() {
     const room = this.store.get().room;
-    fill(this.head, h("h1", {}, t("watch.h1"), h("span", { class: "code", "data-testid": "room-code" }, this.code)), room ? h("p", { class: "muted" }, roomSummary(room)) : null);
+    fill(this.head, h("h1", {}, t("watch.h1"), h("span", { class: "code", "data-testid": "room-code" }, this.code)), room ? h("p", { class: "muted" }, roomSummary(room)) : null, room?.practice ? practiceNote(room.practice) : null);
   }
 
   renderStatus(s) {
