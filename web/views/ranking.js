@@ -67,8 +67,9 @@ export function paceLine(g, mine) {
 
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
  * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
- * change in this race (ratings.js), under each name (a side panel has no room for a column). */
-export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
+ * change in this race (ratings.js), under each name (a side panel has no room for a column);
+ * ``left``: the seats that have left the room, tagged so. */
+export function rankingTable(ranking, { me = null, resultHref = null, ratings = null, left = null } = {}) {
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
@@ -83,7 +84,7 @@ export function rankingTable(ranking, { me = null, resultHref = null, ratings = 
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, rating(r)),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, left?.has(r.seat) ? h("span", { class: "tag" }, t("tag.left")) : null, rating(r)),
       h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
     );

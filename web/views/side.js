@@ -30,7 +30,7 @@ export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = 
       { class: "race-over", "data-testid": "race-over", "aria-labelledby": "ranking-title" },
       h("h2", { tabindex: "-1", id: "ranking-title", "data-testid": "ranking-title" }, t("side.ranking")),
       podium,
-      rankingTable(room.ranking, { me: s.seat, ratings }),
+      rankingTable(room.ranking, { me: s.seat, ratings, left: new Set(room.players.filter((p) => p.left).map((p) => p.seat)) }),
       seriesPanel(room, { me: s.seat }),
       offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }),
       replayLinks(room.ranking, replays, { me: s.seat }),
