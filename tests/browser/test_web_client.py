@@ -133,9 +133,12 @@ def test_two_players_race_one_by_drag_one_by_taps_while_a_spectator_watches(
     bp.keyboard.press("h")
     expect(bp.get_by_test_id("hint-text")).to_contain_text("Hint:")
     assert bp.get_by_test_id("hint-text").get_attribute("data-move") in b2["legal"]
+    # A counted hint moves the state's version on (its state comes before the hint's words).
+    hinted = bob.settled()
+    assert hinted["piles"] == b2["piles"]
     shuffles = int(bp.get_by_test_id("shuffle").get_attribute("data-shuffles-left") or -1)
     bp.keyboard.press("s")
-    b3 = bob.settled(b2["version"] + 1)
+    b3 = bob.settled(hinted["version"] + 1)
     expect(bp.get_by_test_id("shuffle")).to_have_text(shuffle_text(shuffles - 1))
     assert b3["piles"] == [p[1:] + p[:1] if len(p) > 1 else p for p in b2["piles"]]
     bp.keyboard.press("u")
@@ -1070,7 +1073,8 @@ def test_a_player_who_is_out_may_end_a_race_whose_two_rivals_vanished(browsing: 
     cy = join_room(browsing, code, "Cy", tab_name="cy")
     cp = cy.page
     host.page.get_by_test_id("start").click()
-    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing")
+    # (The countdown first: on a loaded machine it may take longer than a check's default wait.)
+    expect(cp.get_by_test_id("room")).to_have_attribute("data-phase", "racing", timeout=WAIT_MS)
     cy.settled()
     host.page.close()
     bob.page.close()
