@@ -68,11 +68,16 @@ SHOWN_JS = """(el) => {
 }"""
 
 
+HEARD_MS = 40_000  # a page's news after a burst of a rival's moves (drawn one by one)
+
+
 def heard(tab: Tab, want: list[str]) -> None:
     """Wait until ``tab``'s announcer has said as much as ``want``, then check that it said
-    exactly that (news told in one message or in two reads the same)."""
+    exactly that (news told in one message or in two reads the same). The watch page draws
+    every board of a rival's burst of moves before it gets to the news after them (some
+    seconds on a loaded machine): the wait allows for it."""
     text = " ".join(want)
-    tab.page.wait_for_function("(n) => window.heard.join(' ').length >= n", arg=len(text))
+    tab.page.wait_for_function("(n) => window.heard.join(' ').length >= n", arg=len(text), timeout=HEARD_MS)
     said: list[str] = tab.page.evaluate("window.heard")
     assert " ".join(said) == text, f"{tab.name} heard {said}, not {want}"
 

@@ -73,7 +73,6 @@ def test_an_end_vote_is_seen_by_the_other_player_and_the_race_over_names_no_winn
     expect(ap.get_by_test_id("over-banner")).to_contain_text("You placed 1st of 2, not finished.")
     ap.screenshot(path=str(shots / "over-1366x768.png"))
     bp.screenshot(path=str(shots / "over-390x844.png"))
-    bp.get_by_test_id("podium-close").tap()
     bp.get_by_test_id("to-ranking").tap()
     expect(bp.get_by_test_id("ranking")).to_be_in_viewport()
     bp.screenshot(path=str(shots / "over-ranking-390x844.png"))

@@ -124,5 +124,15 @@ def test_a_rival_finishing_is_toasted_and_race_over_shows_the_podium_and_the_win
     assert box is not None and box["y"] + box["height"] <= 844, box
     watcher.page.screenshot(path=str(folder / "watch-phone.png"))
 
-    page.get_by_test_id("podium-close").click()
-    expect(podium).to_be_hidden()
+    # One race-over panel: the podium is the ranking's head, and the result is told nowhere else.
+    panel = page.get_by_test_id("race-over")
+    expect(panel).to_have_count(1)
+    expect(panel.get_by_test_id("podium-over")).to_be_visible()
+    expect(panel.get_by_test_id("ranking")).to_be_visible()
+    expect(page.get_by_test_id("podium")).to_have_count(1)
+    expect(page.get_by_test_id("ranking")).to_have_count(1)
+    expect(page.get_by_test_id("won-banner")).to_have_count(0)
+    expect(page.get_by_test_id("over-banner")).to_have_count(1)
+    # Bob's time: on his podium step and in his ranking row, both in the panel, and nowhere else.
+    time_text = panel.locator("[data-testid=ranking-row][data-place='1'] [data-testid=result]").inner_text()
+    assert page.get_by_test_id("race").inner_text().count(time_text) == 2

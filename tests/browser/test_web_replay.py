@@ -80,7 +80,6 @@ def test_a_race_over_links_each_game_and_its_replay_steps_as_the_engine_played(
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
-    page.get_by_test_id("podium-close").click()
 
     # Under the ranking: each player's game, and the whole race.
     links = page.get_by_test_id("replay-link")
@@ -214,11 +213,19 @@ def test_a_replay_can_be_raced_and_its_ghost_runs_on_the_servers_clock(browsing:
     expect(ghost).to_have_attribute("data-cards", "104")
     finished = game["result"]["finished_ms"]
     expect(ghost.get_by_test_id("status")).to_have_text(f"finished 0:{finished // 1000:02d}.{finished % 1000 // 100}")
+    # Drawn as a rival: its name, its cards home, its pace against Cat (never "away").
+    mine = page.locator("[data-testid=race-side] .progress-row.me")
+    cards = int(mine.get_attribute("data-cards") or "0")
+    pace = ghost.get_by_test_id("pace")
+    expect(pace).to_have_attribute("data-ahead", "true")
+    expect(pace).to_have_text(f"{104 - cards} cards ahead of you")
+    expect(ghost.get_by_test_id("away")).to_have_count(0)
     room_code = page.get_by_test_id("room").get_attribute("data-code")
     watcher = browsing.open("watcher", f"/watch/{room_code}", phone=True)  # a spectator sees the ghost too
     watched = watcher.page.get_by_test_id("watch-side").get_by_test_id("progress-g1")
     expect(watched).to_have_attribute("data-status", "finished")
     expect(watched).to_contain_text("ghost")
+    expect(watched.get_by_test_id("pace")).to_have_count(0)  # (a spectator races nobody)
     folder = OUTPUT / browsing.test_name
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "ghost-race-laptop.png"))
@@ -285,7 +292,6 @@ def test_a_series_keeps_score_across_rounds_and_can_replay_the_same_deal(browsin
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign").click()
     expect(page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
-    page.get_by_test_id("podium-close").click()
     assert finished_ms > 0
     series = page.get_by_test_id("race-side").get_by_test_id("series")
     expect(series.get_by_test_id("series-title")).to_have_text("Series, 1 round")

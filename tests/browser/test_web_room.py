@@ -283,10 +283,9 @@ def test_a_player_leaves_a_room_whose_race_is_over(browsing: Browsing) -> None:
         tab.page.get_by_test_id("resign").click()
         tab.page.get_by_test_id("resign").click()  # "Really resign?"
     expect(bob.page.get_by_test_id("room")).to_have_attribute("data-phase", "over")
-    bob.page.get_by_test_id("podium-close").click()
     bob.page.get_by_test_id("leave-over").click()
     expect(bob.page).to_have_url(f"{browsing.base_url}/")
     # Ann still has Bob in the results, as having left.
-    row = host.page.locator("[data-testid=progress-list] [data-seat=s2]")
+    row = host.page.locator("[data-testid=ranking-row][data-seat=s2]")
     expect(row.locator(".tag").filter(has_text="left")).to_have_count(1)
     expect(host.page.locator("[data-testid=ranking-row]")).to_have_count(2)

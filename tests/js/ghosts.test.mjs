@@ -38,3 +38,18 @@ test("the ghosts' time is the race's: nothing before the start, all of it at the
   assert.notEqual(ghostKey(ghostsAt(room, 899)), ghostKey(ghostsAt(room, 900)));
   assert.equal(ghostKey(ghostsAt(room, 901)), ghostKey(ghostsAt(room, 1299)));
 });
+
+test("a ghost's pace: by cards while either races, by seconds once both have finished, none for a spectator", async () => {
+  const { ghostPace, paceKey } = await import("../../web/model/ghosts.js");
+  const me = { cards: 30, finished_ms: null };
+  assert.equal(ghostPace({ cards: 40, finished_ms: null }, null), null);
+  const ahead = ghostPace({ cards: 40, finished_ms: null }, me);
+  assert.deepEqual(ahead, { unit: "cards", n: 10, ahead: true });
+  assert.equal(paceKey(ahead), "pace.aheadCards");
+  assert.equal(paceKey(ghostPace({ cards: 29, finished_ms: null }, me)), "pace.behindCards");
+  assert.equal(paceKey(ghostPace({ cards: 30, finished_ms: null }, me)), "pace.level");
+  assert.deepEqual(ghostPace({ cards: 104, finished_ms: 90_000 }, me), { unit: "cards", n: 74, ahead: true });
+  const slower = ghostPace({ cards: 104, finished_ms: 95_400 }, { cards: 104, finished_ms: 90_000 });
+  assert.deepEqual(slower, { unit: "seconds", n: 5, ahead: false });
+  assert.equal(paceKey(slower), "pace.behindSeconds");
+});

@@ -105,6 +105,10 @@ async def test_players_of_a_dead_server_show_as_away(redis_url: str) -> None:
         await back.close()
 
 
+def resigned(m: dict[str, Any]) -> bool:
+    return m["type"] == "error" or m["resigned"] is True
+
+
 async def test_presence_says_from_when_each_player_may_end_the_race() -> None:
     """``end_from``: for each player, the server time from which they may end the race
     alone. Never while another player still racing is here; once the others have gone, when
@@ -119,7 +123,10 @@ async def test_presence_says_from_when_each_player_may_end_the_race() -> None:
         lobby = await cy.expect("presence", where=here_is("s1", "s2", "s3"))
         assert lobby["end_from"] is None  # no race yet
         await ann.request({"type": "start"}, "room")
-        await cy.request({"type": "resign"}, "state")  # Ann and Bob are here: nobody may end it
+        # Ann and Bob are here: nobody may end it. (The race's first state may come before
+        # the resignation's.)
+        await cy.send({"type": "resign"})
+        assert (await cy.expect("state", "error", where=resigned))["type"] == "state"
         out = await cy.expect("presence", where=lambda m: m["end_from"] is not None)
         assert out["end_from"] == {"s1": None, "s2": None, "s3": None}
 
@@ -134,7 +141,8 @@ async def test_presence_says_from_when_each_player_may_end_the_race() -> None:
         wait = re.search(r"try again in (\d+) s", refused["message"])
         assert wait and 30 - (time.monotonic() - closed) <= int(wait[1]) <= 30, refused
 
-        await ann.request({"type": "resign"}, "state")  # Bob alone is still racing, and away
+        await ann.send({"type": "resign"})  # Bob alone is still racing, and away
+        assert (await ann.expect("state", "error", where=resigned))["type"] == "state"
         told = await cy.expect("presence", where=lambda m: m["end_from"] == {"s1": away, "s2": 0, "s3": away})
         assert told["here"] == ["s1", "s3"]
         for client in (ann, cy):

@@ -210,11 +210,6 @@ export class BoardView {
     return motion.deal(this);
   }
 
-  /** A won game's foundations leap, one after another. */
-  cascade() {
-    return motion.cascade(this);
-  }
-
   /** Selection, hint and target highlights. */
   mark() {
     for (const el of this.el.querySelectorAll(".selected, .target, .hint, .hint-target, .hover")) {

@@ -150,19 +150,3 @@ export function deal(board) {
   }
   return n;
 }
-
-/** A won game: the foundations' cards leap in a wave, one after another. */
-export function cascade(board) {
-  if (still()) return 0;
-  const cards = Object.values(board.foundations).map((f) => f.querySelector(".card")).filter(Boolean);
-  cards.forEach((c, i) => {
-    const frames = [
-      { transform: "none" },
-      { transform: "translateY(-45%) rotate(-12deg) scale(1.12)", offset: 0.35 },
-      { transform: "translateY(0) rotate(0) scale(1)", offset: 0.7 },
-      { transform: "none" },
-    ];
-    lift(c.closest(".foundation"), c.animate(frames, { duration: 650, delay: i * 90, iterations: 2, easing: "ease-in-out", id: FLY }));
-  });
-  return cards.length;
-}

@@ -44,3 +44,23 @@ export function ghostsAt(room, elapsed) {
 export function ghostKey(ghosts) {
   return ghosts.map((g) => `${g.seat}:${g.cards}:${g.moves}:${g.finished_ms}:${g.resigned}`).join(" ");
 }
+
+/** Ghost ``g``'s pace against the player's row ``me`` (cards home, finished_ms): null for a
+ * spectator; once both have finished, by seconds ({unit: "seconds", n, ahead}); else by cards
+ * home ({unit: "cards", n, ahead}, ``ahead`` null when level). */
+export function ghostPace(g, me) {
+  if (!g || !me) return null;
+  const done = (p) => p.finished_ms !== null && p.finished_ms !== undefined;
+  if (done(g) && done(me)) {
+    const n = Math.round(Math.abs(me.finished_ms - g.finished_ms) / 1000);
+    return { unit: "seconds", n, ahead: n === 0 ? null : g.finished_ms < me.finished_ms };
+  }
+  const diff = g.cards - me.cards;
+  return { unit: "cards", n: Math.abs(diff), ahead: diff === 0 ? null : diff > 0 };
+}
+
+/** The i18n key of a pace (ghostPace), to say with {n}. */
+export function paceKey(pace) {
+  if (pace.ahead === null) return "pace.level";
+  return `pace.${pace.ahead ? "ahead" : "behind"}${pace.unit === "seconds" ? "Seconds" : "Cards"}`;
+}

@@ -13,15 +13,17 @@ export function raceBanners(s) {
   const over = s.room?.phase === "over";
   const at = place(s);
   let own = null;
-  if (mine && finished(mine)) {
-    const tail = over && at ? t("banner.place", { place: ordinal(at) }) : ""; // (said by the over banner)
-    own = { testid: "won-banner", kind: "won", strong: t("banner.cleared"), text: t("banner.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }), tail };
+  // Once a race of several is over its one panel tells the result: no banner of it here too.
+  const told = over && (s.room.ranking?.length ?? 0) > 1;
+  if (mine && finished(mine) && !told) {
+    own = { testid: "won-banner", kind: "won", strong: t("banner.cleared"), text: t("banner.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }) };
   } else if (mine?.resigned) {
     own = { testid: "resigned-banner", kind: "lost", text: t("banner.resigned") };
   } else if (mine?.stuck) {
     own = { testid: "stuck-banner", kind: "stuck", strong: t("banner.stuck"), text: t("banner.stuckText") };
   }
-  const end = over && {
+  // (a race of one won: the player's own banner has said it all)
+  const end = over && own?.kind !== "won" && {
     testid: "over-banner",
     kind: "over",
     strong: endedByTime(s.room) ? t("banner.timeUp") : endedText(s.room),

@@ -11,7 +11,8 @@ import { sound } from "../sound.js";
 
 const TOAST_MS = 3500;
 
-/** A toast at the top of the screen. Unheard (aria-hidden): the page's announcer already
+/** A toast at the top of the screen, one at a time (the newest replaces the one before: a
+ * pile of them would cover the cards). Unheard (aria-hidden): the page's announcer already
  * says the same news to a screen reader. */
 export function momentToast(text) {
   let area = document.querySelector(".moment-toasts");
@@ -20,7 +21,7 @@ export function momentToast(text) {
     document.body.append(area);
   }
   const item = h("div", { class: "moment-toast", "data-testid": "moment-toast" }, text);
-  area.append(item);
+  area.replaceChildren(item);
   setTimeout(() => item.remove(), TOAST_MS);
 }
 

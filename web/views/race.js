@@ -2,6 +2,7 @@
 // keys. It draws a room's state and hands what the player does to ``act`` (the seat's).
 
 import { BoardView } from "../board/board.js";
+import { winCascade } from "../board/cascade.js";
 import { fitOne } from "../board/fitting.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -75,9 +76,9 @@ export class RaceView {
     this.toEndEl = h("p", { class: "to-end" });
     this.side = h("aside", { class: "side", "data-testid": "race-side", hidden: !this.words.side });
     this.keys = keysHelp();
-    // At race over, the podium over the board until it is closed.
-    this.podium = h("div", { class: "podium-over", "data-testid": "podium-over", hidden: true });
-    const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown, this.podium);
+    // At race over, the podium: the head of the race-over panel, the ranking under it (side.js).
+    this.podium = null;
+    const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown);
     // A move typed in the engine's notation (":" opens it).
     this.typed = h("input", { "data-testid": "notation-input", autocomplete: "off", spellcheck: "false", "aria-label": t("keys.typeLabel"), placeholder: "p3>uH" });
     this.typedNote = h("span", { class: "note", "data-testid": "notation-note", "aria-live": "polite" });
@@ -123,6 +124,7 @@ export class RaceView {
   }
 
   destroy() {
+    this.winning?.skip();
     this.notesBeside.removeEventListener("change", this.placeHandler);
     this.fit.stop();
     clearTimeout(this.confirmTimer);
@@ -140,11 +142,12 @@ export class RaceView {
     if (changed("mine", "pending", "hint", "kicked") || phase(s) !== phase(was)) this.drawBoard(s);
     // The race's motion: the deal flies out at the start, a won game cascades.
     if (isHidden(was?.mine?.board) && s.mine && !isHidden(s.mine.board)) this.board.deal();
-    if (was?.mine && s.mine?.won && !was.mine.won) this.board.cascade();
+    if (was?.mine && s.mine?.won && !was.mine.won) this.winning = winCascade(this.board);
+    const head = this.podium;
     this.drawPodium(s, was);
     this.tools.draw(s, this.confirming);
     const shared = this.drawShare(s);
-    if (shared || changed("room", "presence", "seat")) this.drawSide();
+    if (shared || head !== this.podium || changed("room", "presence", "seat")) this.drawSide();
     this.banners(this.words.banners(s));
     this.showToRanking();
     this.clock();
@@ -186,7 +189,7 @@ export class RaceView {
     const ghosts = this.ghosts();
     this.ghostsShown = ghostKey(ghosts);
     const vote = endVote(s, this.now());
-    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings });
+    drawSide(this.side, s, { mayEnd: this.endShown, vote, confirming: this.confirming, act, share: this.shareEl, replays: withGhosts(this.replays, s.room), ghosts, ratings: this.ratings, podium: this.podium });
     drawRivals(this.rivals, s, ghosts);
     // On a phone the side panel is under the board: a way down to End, or to a rival's request to end.
     const asked = vote.may && !vote.mine && vote.others.length ? t("end.asksJump", { names: vote.others.join(", "), n: vote.others.length }) : null;
@@ -202,16 +205,16 @@ export class RaceView {
     button.focus({ preventScroll: true });
   }
 
-  /** The podium over the board once the race is over (shown once a round, closed by a press). */
+  /** The podium at race over, the head of the side panel's one race-over panel (its ranking
+   * under it); none for a race of one, but a match's or an arena's end always has its own. */
   drawPodium(s, was) {
     const over = phase(s) === "over" && this.words.side && ((s.room?.ranking?.length ?? 0) > 1 || !!seriesWinner(s.room, s.seat));
     if (!over) {
-      this.podium.hidden = true;
+      this.podium = null;
       this.podiumRound = null;
       return;
     }
-    if (this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
-    const close = h("button", { type: "button", class: "small", "data-testid": "podium-close", onclick: () => (this.podium.hidden = true) }, t("race.showBoard"));
+    if (this.podium && this.podiumRound === s.room.round && was && phase(was) === "over" && s.room.ranking === was.room?.ranking) return;
     let title = h("p", { class: "podium-title", "data-testid": "podium-title" }, podiumTitle(s.room.ranking, s.seat));
     let steps = podiumView(podium(s.room), { me: s.seat });
     // The match's or the arena's end: its winner's moment, on the series' podium.
@@ -221,8 +224,7 @@ export class RaceView {
       steps = podiumView(seriesPodium(s.room.series), { me: s.seat, result: (r) => seriesScore(s.room.series, r) });
       if (this.podiumRound !== s.room.round) sound.play("finished");
     }
-    this.podium.replaceChildren(title, steps, close);
-    if (this.podiumRound !== s.room.round) this.podium.hidden = false;
+    this.podium = h("div", { class: "podium-head", "data-testid": "podium-over" }, title, steps);
     this.podiumRound = s.room.round;
   }
 

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
+import { ghostPace, paceKey } from "../model/ghosts.js";
 import { isAway } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
@@ -22,9 +23,11 @@ export function watchingLine(presence) {
 
 /** One row per player: name (as text), a bar of cards home out of 104, moves, status;
  * "away" beside a player with no open connection (from ``presence``); with ``votes``,
- * "asks to end" beside a player racing who asked to end the race. */
+ * "asks to end" beside a player racing who asked to end the race; a ghost, a rival like any
+ * other, with its pace against the player ``me`` (ahead or behind by cards, or seconds). */
 export function progressList(players, { me = null, host = null, presence = null, votes = false } = {}) {
   const tag = (text) => h("span", { class: "tag" }, text);
+  const mine = players.find((p) => p.seat === me && !p.ghost) ?? null;
   const row = (p) => {
     const status = statusKey(p);
     const bar = {
@@ -48,15 +51,25 @@ export function progressList(players, { me = null, host = null, presence = null,
         p.hints ? h("span", { class: "hints", "data-testid": "hints" }, count(p.hints, "count.hints")) : null,
         h("span", { class: `status status-${status}`, "data-testid": "status" }, statusText(p)),
       ),
+      p.ghost ? paceLine(p, mine) : null,
     );
   };
   return h("ol", { class: "progress-list", "data-testid": "progress-list" }, players.map(row));
 }
 
+/** A ghost's pace against the player (``mine``: the player's row), or nothing for a spectator. */
+export function paceLine(g, mine) {
+  const pace = ghostPace(g, mine);
+  if (!pace) return null;
+  const ahead = pace.ahead === null ? "level" : String(pace.ahead);
+  return h("p", { class: `pace pace-${ahead}`, "data-testid": "pace", "data-ahead": ahead, "data-n": pace.n, "data-unit": pace.unit }, t(paceKey(pace), { n: pace.n }));
+}
+
 /** The ranking table: place, name, finish time (or cards home), moves; ``resultHref(row)``:
  * where a row's result links to (its replay), or null; ``ratings``: seat -> rating and its
- * change in this race (ratings.js), under each name (a side panel has no room for a column). */
-export function rankingTable(ranking, { me = null, resultHref = null, ratings = null } = {}) {
+ * change in this race (ratings.js), under each name (a side panel has no room for a column);
+ * ``left``: the seats that have left the room, tagged so. */
+export function rankingTable(ranking, { me = null, resultHref = null, ratings = null, left = null } = {}) {
   const linked = (r, content) => {
     const href = resultHref?.(r);
     return href ? h("a", { href, "data-testid": "result-replay", title: t("ranking.watch", { name: r.name }) }, content) : content;
@@ -71,7 +84,7 @@ export function rankingTable(ranking, { me = null, resultHref = null, ratings = 
       "tr",
       { "data-testid": "ranking-row", "data-place": r.place, "data-seat": r.seat, "data-finished": finished(r) ? "true" : "false", class: r.seat === me ? "me" : null },
       h("td", { class: "place" }, `${r.place}.`),
-      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, rating(r)),
+      h("td", { class: "name" }, r.name, r.alias ? h("span", { class: "alias muted small", "data-testid": "alias", title: t("ranking.alias") }, ` ${r.alias}`) : null, r.seat === me ? h("span", { class: "tag" }, t("tag.you")) : null, r.ghost ? h("span", { class: "tag" }, t("tag.ghost")) : null, left?.has(r.seat) ? h("span", { class: "tag" }, t("tag.left")) : null, rating(r)),
       h("td", { "data-testid": "result" }, linked(r, finished(r) ? formatMs(r.finished_ms) : [h("span", { class: "nowrap" }, t("ranking.cards", { cards: r.cards, total: TOTAL })), h("span", { class: "why", "data-testid": "unfinished" }, ` (${r.resigned ? statusText({ resigned: true }) : t("end.notFinished")})`)]), hintsCell(r)),
       h("td", {}, String(r.moves)),
     );

@@ -4,6 +4,7 @@ import { fill, h, refill } from "../dom.js";
 import { t } from "../i18n.js";
 import { isAway, phase, rivals } from "../model/select.js";
 import { statusText, voteText } from "../model/words.js";
+import { ghostPace, paceKey } from "../model/ghosts.js";
 import { progressList, rankingTable, replayLinks, watchingLine } from "./ranking.js";
 import { offerPanel, seriesPanel } from "./series.js";
 
@@ -11,19 +12,32 @@ import { offerPanel, seriesPanel } from "./series.js";
  * rematchSame, rematchGhosts, answer, leave; ``share``: "Share my result"; ``replays``: the
  * round's games on the record, seat -> id; ``ghosts``: the room's ghosts as they stand now
  * (model/ghosts.js); ``vote``: the vote to end the race (endVote of model/select.js);
- * ``ratings``: seat -> rating and its change (ratings.js). */
-export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null }) {
+ * ``ratings``: seat -> rating and its change (ratings.js); ``podium``: the podium, at race over.
+ * At race over the result is told once, in one panel: the podium as the ranking's head, the
+ * ranking, the series and the next round's offer (the race's progress bars give way to it). */
+export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null, podium = null }) {
   const room = s.room;
   const live = phase(s) !== "over";
-  const parts = [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live }), watchingLine(s.presence)];
-  if (phase(s) === "over") {
-    parts.push(h("h2", { tabindex: "-1", "data-testid": "ranking-title" }, t("side.ranking")), rankingTable(room.ranking, { me: s.seat, ratings }), seriesPanel(room, { me: s.seat }), replayLinks(room.ranking, replays, { me: s.seat }));
+  const parts = live ? [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live })] : [];
+  parts.push(watchingLine(s.presence));
+  if (!live) {
     // The next round is an offer: anyone may make it, everyone still here answers it.
     const away = (seat) => isAway(s.presence, seat); // (the server says if they have gone long enough)
-    parts.push(offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }));
-    if (share) parts.push(share);
     // Out of the room (its results keep this round), and out of its next rounds.
-    if (s.seat && act.leave) parts.push(h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, t("side.leave")));
+    const leave = s.seat && act.leave ? h("button", { type: "button", class: "small", "data-testid": "leave-over", onclick: act.leave }, t("side.leave")) : null;
+    const panel = h(
+      "section",
+      { class: "race-over", "data-testid": "race-over", "aria-labelledby": "ranking-title" },
+      h("h2", { tabindex: "-1", id: "ranking-title", "data-testid": "ranking-title" }, t("side.ranking")),
+      podium,
+      rankingTable(room.ranking, { me: s.seat, ratings, left: new Set(room.players.filter((p) => p.left).map((p) => p.seat)) }),
+      seriesPanel(room, { me: s.seat }),
+      offerPanel(room, { me: s.seat, act, ghostsReady: replays.size > 0, away }),
+      replayLinks(room.ranking, replays, { me: s.seat }),
+      share,
+      leave,
+    );
+    parts.unshift(panel);
   }
   if (mayEnd) {
     const sure = confirming === "end";
@@ -57,13 +71,17 @@ export function drawToEnd(el, s, toEnd, label = t("end.jump")) {
   fill(el, toEnd && phase(s) !== "over" ? h("button", { type: "button", class: "small", "data-testid": "end-race-jump", onclick: toEnd }, label) : null);
 }
 
+/** The rivals' line above the board on a phone: each one's name, cards home and status; a
+ * ghost's with its pace against the player rather than its status. */
 export function drawRivals(el, s, ghosts = []) {
+  const mine = s.room?.players.find((p) => p.seat === s.seat) ?? null;
   fill(
     el,
     [...rivals(s), ...ghosts].map((p) => {
-      const status = statusText(p);
+      const pace = p.ghost ? ghostPace(p, mine) : null;
+      const status = pace ? t(paceKey(pace), { n: pace.n }) : statusText(p);
       // (dir: a right-to-left name cut short loses its end, not its beginning)
-      return h("li", {}, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, status ? ` · ${status}` : "", p.ghost ? ` · ${t("side.ghost")}` : "", isAway(s.presence, p.seat) ? ` · ${t("side.away")}` : "");
+      return h("li", { "data-ghost": p.ghost ? "true" : null }, h("span", { class: "name", dir: "auto" }, p.name), ` ${p.cards}/104`, p.ghost ? ` · ${t("side.ghost")}` : "", status ? ` · ${status}` : "", !p.ghost && isAway(s.presence, p.seat) ? ` · ${t("side.away")}` : "");
     }),
   );
 }
