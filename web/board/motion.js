@@ -130,7 +130,10 @@ function lift(zone, animation) {
  * pile round the crescent. */
 export function deal(board) {
   if (still()) return 0;
-  const middle = board.el.querySelector(".foundations")?.getBoundingClientRect();
+  // (the foundations, or while they are not laid out yet the board: never the page's corner)
+  const middle = [board.el.querySelector(".foundations"), board.el]
+    .map((el) => el?.getBoundingClientRect())
+    .find((r) => r && r.width > 0 && r.height > 0);
   if (!middle) return 0;
   const cx = middle.left + middle.width / 2;
   const cy = middle.top + middle.height / 2;
