@@ -295,7 +295,7 @@ export const en = {
   "keys.summary": "Keys",
   "keys.or": " or ",
   "keys.tab": "go from pile to pile, and to the foundations",
-  "keys.enter": "play a pile’s card home, or pick it up if no foundation takes it",
+  "keys.enter": "play a pile’s card home, or pick it up if no foundation takes it; with a card picked up, home",
   "keys.shiftEnter": "pick up a pile’s card to choose where it goes: then Enter there",
   "keys.escape": "put the card down",
   "keys.shuffle": "shuffle",

@@ -293,7 +293,7 @@ export const es = {
   "keys.summary": "Teclas",
   "keys.or": " o ",
   "keys.tab": "pasar de un montón a otro, y a los cimientos",
-  "keys.enter": "subir la carta de un montón a su cimiento, o cogerla si ningún cimiento la acepta",
+  "keys.enter": "subir la carta de un montón a su cimiento, o cogerla si ningún cimiento la acepta; con una carta cogida, a casa",
   "keys.shiftEnter": "coger la carta de un montón para elegir adónde va: luego Enter en el destino",
   "keys.escape": "soltar la carta",
   "keys.shuffle": "redistribuir",

@@ -88,6 +88,12 @@ class RoomPage {
     const parts = [head, this.offer, this.notice, this.news, this.joinEl, this.lobbyEl, this.race.el];
     this.pageEl = h("section", { class: `room${options.className ? " " + options.className : ""}`, "data-testid": "room", "data-code": code }, parts);
     fill(root, this.pageEl);
+    // The part that held the focus last: when the page is made inert (the server lost) the
+    // focus falls to the body, and what takes that part's place must still get it.
+    this.focusedPart = null;
+    this.pageEl.addEventListener("focusin", () => {
+      this.focusedPart = [this.joinEl, this.lobbyEl, this.race.el].find((el) => el.contains(document.activeElement)) ?? null;
+    });
     this.unsubscribe = seat.store.subscribe((s, before, m) => this.changed(s, before, m));
     this.keyHandler = (e) => this.race.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
@@ -256,7 +262,8 @@ class RoomPage {
   render(joinError = null) {
     // The part holding the focus may be hidden now (the lobby when the race starts): the
     // focus goes on to what took its place, never lost to the body.
-    const focused = [this.joinEl, this.lobbyEl, this.race.el].find((el) => el.contains(document.activeElement));
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const focused = [this.joinEl, this.lobbyEl, this.race.el].find((el) => el.contains(document.activeElement)) ?? (lost ? this.focusedPart : null);
     this.renderPage(joinError);
     if (focused?.hidden) this.focusTarget()?.focus();
   }

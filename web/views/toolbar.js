@@ -88,7 +88,7 @@ export function keysHelp() {
       "dl",
       { class: "keys-panel" },
       row(["1…8", "Z…,"], t("keys.piles")),
-      row(["Enter", "↑", "↓"], t("keys.home")),
+      row(["↑", "↓"], t("keys.home")),
       row(["F 1…8"], t("keys.foundation")),
       row([":"], t("keys.type")),
       row(["Tab"], t("keys.tab")),
