@@ -96,16 +96,14 @@ export function endedByTime(room) {
 }
 
 /** The clock at ``now``: the countdown ("3".."1", then "Go!" a moment on a page that
- * counted down to ``countedDown``; null), the race time and the time left (null: no limit).
- * ``racingSeen``: when this page first drew the race running (a page slow to hear of the
- * start still says "Go!" for a moment from then). */
-export function clock(s, now, countedDown = null, racingSeen = null) {
+ * counted down to ``countedDown``; null), the race time and the time left (null: no limit). */
+export function clock(s, now, countedDown = null) {
   const room = s.room;
   const p = phase(s);
   const limit = room?.time_limit ? room.time_limit * 1000 : null;
   if (p === "countdown") return { count: String(Math.max(1, Math.ceil((room.start_at - now) / 1000))), elapsed: 0, left: limit };
   const start = room?.start_at;
-  const go = p === "racing" && start === countedDown && now - Math.max(start, racingSeen ?? start) < GO_MS;
+  const go = p === "racing" && start === countedDown && now - start < GO_MS;
   let elapsed = 0;
   if (s.mine && finished(s.mine)) elapsed = s.mine.finished_ms;
   else if (start && p === "over") elapsed = (room.ended_at ?? now) - start;

@@ -46,7 +46,6 @@ export class RaceView {
     this.s = null; // the state last drawn
     this.confirming = null; // the button waiting for its second press
     this.countedDown = null; // the start_at this page counted down to
-    this.racingSeen = null; // {start, at}: when this page first drew the race of start_at running
     this.endShown = false;
     // At race over, each player's game on the record (seat -> id), once the server kept it.
     this.replays = new Map();
@@ -235,8 +234,7 @@ export class RaceView {
     if (!s?.room) return;
     const now = this.now();
     if (phase(s) === "countdown") this.countedDown = s.room.start_at; // this page counted down: "Go!" follows
-    if (phase(s) === "racing" && this.racingSeen?.start !== s.room.start_at) this.racingSeen = { start: s.room.start_at, at: now };
-    const c = clock(s, now, this.countedDown, this.racingSeen?.at);
+    const c = clock(s, now, this.countedDown);
     const count = c.count === "Go!" ? t("race.go") : c.count ?? "";
     if (this.countdown.textContent !== count) {
       this.countdown.textContent = count; // heard once each
