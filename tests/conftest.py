@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import redis.asyncio as aioredis
 
 from race.store import Store, open_store
 from tests.support.clusters import RedisCluster, RedisSentinels
@@ -36,6 +37,19 @@ def redis_server() -> Iterator[tuple[str, str | None]]:
 def redis_url(redis_server: tuple[str, str | None]) -> str:
     """A real Redis, over TCP."""
     return redis_server[0]
+
+
+@pytest.fixture
+async def empty_redis_url(redis_server: tuple[str, str | None]) -> str:
+    """The same Redis on a database of its own, emptied first: for a test that counts what is
+    there (today's daily board), which other tests, or its own earlier try, may have filled."""
+    url = redis_server[0].rsplit("/", 1)[0] + "/3"
+    r = aioredis.Redis.from_url(url)
+    try:
+        await r.flushdb()
+    finally:
+        await r.aclose()
+    return url
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,8 @@ from tests.support.processes import DAILY_SECRET, Client, Server
 NODE_LIMIT = "200000"
 
 
-async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leaderboard(redis_url: str) -> None:
+async def test_a_daily_attempt_is_watched_live_and_its_finish_reaches_the_leaderboard(empty_redis_url: str) -> None:
+    redis_url = empty_redis_url
     a = Server(redis_url, DAILY_NODE_LIMIT=NODE_LIMIT, RATE_LIMIT_PER_SECOND="1000", RATE_LIMIT_BURST="1000")
     b = Server(redis_url, DAILY_NODE_LIMIT=NODE_LIMIT)
     try:
