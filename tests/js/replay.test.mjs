@@ -38,6 +38,16 @@ test("the board at a time is the board after every action up to it", () => {
   assert.deepEqual(t.shuffles(6000), [{ at: 1500, place: 0.25 }]);
 });
 
+test("actions that share a millisecond can each be shown, when asked for by number", () => {
+  const quick = [steps[0], { ...steps[1], at: 900 }, { ...steps[2], at: 900 }];
+  const t = new Timeline(view(quick));
+  assert.equal(t.stepAt(900), 3); // by time, the last of the three
+  assert.deepEqual([1, 2, 3].map((step) => t.stepAt(900, { step })), [1, 2, 3]);
+  assert.equal(t.stepAt(899, { step: 2 }), 0); // the clock moved on: time again
+  assert.equal(t.stepAt(900, { step: 7 }), 3); // no such step
+  assert.deepEqual(t.boardAt(t.stepAt(900, { step: 2 })), apply(apply(start, quick[0]), quick[1]));
+});
+
 test("a game with no action is the deal all along", () => {
   const t = new Timeline(view([]));
   assert.equal(t.duration, 0);

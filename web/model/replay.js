@@ -38,6 +38,14 @@ export class Timeline {
     return lo;
   }
 
+  /** The step shown at ``ms``: ``pin.step`` when a step was asked for by number and the
+   * clock is still at its time (several actions can share a millisecond, and time alone
+   * then shows only the last of them), else every action up to ``ms``. */
+  stepAt(ms, pin = null) {
+    if (pin && pin.step >= 0 && pin.step <= this.steps.length && this.timeOf(pin.step) === ms) return pin.step;
+    return this.indexAt(ms);
+  }
+
   /** The time of the ``i``th action (0 for the deal). */
   timeOf(i) {
     return i <= 0 ? 0 : this.steps[Math.min(i, this.steps.length) - 1].at;

@@ -44,6 +44,7 @@ class ReplayView {
     this.link = null; // the connection creating a ghost race
     this.alive = true;
     this.frame = null;
+    this.pin = null; // a step asked for by number: { step } (see seekStep)
     this.abort = new AbortController();
     root.dataset.view = "replay";
     document.title = t("replay.title");
@@ -253,13 +254,30 @@ class ReplayView {
   }
 
   step(direction) {
+    this.playback.pause();
+    const one = this.games[0];
+    if (this.games.length === 1 && (direction < 0 || one.shown < one.timeline.steps.length)) {
+      this.seekStep(one.shown + direction);
+      return;
+    }
     const ms = this.playback.ms;
     const to = direction > 0 ? nextTime(this.timelines, ms) : prevTime(this.timelines, ms);
-    this.playback.pause();
     this.seek(to ?? this.playback.duration);
   }
 
+  /** To the ``i``th action of a single game, even when others share its millisecond (a fast
+   * hand, or a bot, plays several in one): time alone could not tell them apart. */
+  seekStep(i) {
+    const tl = this.games[0].timeline;
+    const k = Math.max(0, Math.min(i, tl.steps.length));
+    this.playback.pause();
+    this.playback.seek(tl.timeOf(k));
+    this.pin = { step: k };
+    this.render();
+  }
+
   seek(ms) {
+    this.pin = null;
     this.playback.seek(ms);
     this.render();
   }
@@ -303,7 +321,7 @@ class ReplayView {
 
   renderGame(g, ms) {
     const tl = g.timeline;
-    const i = tl.indexAt(ms);
+    const i = tl.stepAt(ms, this.games.length === 1 ? this.pin : null);
     const board = tl.boardAt(i);
     const won = tl.wonBy(ms);
     const result = tl.view.result;

@@ -121,8 +121,7 @@ class CoachPanel {
 
   gotoSlip() {
     this.closeLine();
-    this.replay.playback.pause();
-    this.replay.seek(this.timeline.timeOf(this.analysis.slip.step));
+    this.replay.seekStep(this.analysis.slip.step);
   }
 
   /** The replay moved to step ``step``: what can be done from there. */
