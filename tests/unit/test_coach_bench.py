@@ -10,7 +10,7 @@ from race.cli import main
 
 
 def test_bench_coach_reports_each_kind_of_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench-coach", "--medium", "2", "--hard", "0", "--mistakes", "1", "--moves", "30"]) == 0
+    assert main(["bench-coach", "--medium", "2", "--hard", "0", "--mistakes", "1", "--moves", "30", "--jobs", "2"]) == 0
     out = capsys.readouterr().out
     rows = re.findall(r"^(.+): (\d+) games, steps decided (\d+)/(\d+) \(([\d.]+)%\)", out, re.M)
     assert [(name, int(n)) for name, n, *_ in rows] == [
@@ -20,3 +20,5 @@ def test_bench_coach_reports_each_kind_of_game(capsys: pytest.CaptureFixture[str
     for _, _, decided, steps, _ in rows:
         assert 0 <= int(decided) <= int(steps)
     assert "CPU s per game: median" in out
+    kept = [int(k) for k in re.findall(r"games with 95% of the steps up to the slip decided (\d+)/", out)]
+    assert len(kept) == 2 and kept[0] <= 2 and kept[1] <= 1
