@@ -56,8 +56,7 @@ def test_play_on_from_a_step_opens_a_practice_room_on_that_position(browsing: Br
             page.set_viewport_size(LAPTOP)
         replay = page.get_by_test_id("replay")
         expect(replay).to_have_attribute("data-step", "0")
-        # Forward to the first step at STEP or past it (a step forward goes to the next
-        # moment in time: moves played in the same millisecond are passed together).
+        # Forward, a step at a time, to STEP.
         shown = 0
         while shown < STEP:
             page.get_by_test_id("replay-forward").click()
@@ -76,6 +75,9 @@ def test_play_on_from_a_step_opens_a_practice_room_on_that_position(browsing: Br
         note = page.get_by_test_id("practice-note")
         expect(note).to_contain_text(f"Practice from move {step} of Ann\u2019s game.")
         expect(page.get_by_test_id("practice-game")).to_have_attribute("href", f"/replay/{rid}")
+        if not phone:  # one player's room: no race to name, no host to mark
+            expect(page.get_by_test_id("side-title")).to_have_text("Practice")
+            expect(page.locator(".tag", has_text="host")).to_have_count(0)
         state = tab.settled()
         assert {"piles": state["piles"], "foundations": state["foundations"]} == expected
         create = tab.sent_types("create")[-1]

@@ -323,6 +323,7 @@ export const en = {
   "race.share": "Share my result",
   "race.copy": "Copy my result",
   "side.race": "Race",
+  "side.practice": "Practice",
   "side.ranking": "Ranking",
   "side.leave": "Leave the room",
   "side.spectator": "Spectator view",

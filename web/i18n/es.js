@@ -321,6 +321,7 @@ export const es = {
   "race.share": "Compartir mi resultado",
   "race.copy": "Copiar mi resultado",
   "side.race": "Carrera",
+  "side.practice": "Práctica",
   "side.ranking": "Clasificación",
   "side.leave": "Salir de la sala",
   "side.spectator": "Vista de espectador",

@@ -18,7 +18,10 @@ import { offerPanel, seriesPanel } from "./series.js";
 export function drawSide(el, s, { mayEnd, vote = null, confirming, act, share = null, replays = new Map(), ghosts = [], ratings = null, podium = null }) {
   const room = s.room;
   const live = phase(s) !== "over";
-  const parts = live ? [h("h2", {}, t("side.race")), progressList([...room.players, ...ghosts], { me: s.seat, host: room.host, presence: s.presence, votes: live })] : [];
+  // A practice room is one player's: no race to name, no host to mark.
+  const practice = !!room.practice;
+  const heading = h("h2", { "data-testid": "side-title" }, t(practice ? "side.practice" : "side.race"));
+  const parts = live ? [heading, progressList([...room.players, ...ghosts], { me: s.seat, host: practice ? null : room.host, presence: s.presence, votes: live })] : [];
   parts.push(watchingLine(s.presence));
   if (!live) {
     // The next round is an offer: anyone may make it, everyone still here answers it.
