@@ -122,7 +122,7 @@ def greeting(host: str, port: int, shared: list[str], configured: str | None) ->
 def store_line(url: str) -> str:
     """Where the server keeps its data, for the start-up lines (no password shown)."""
     if url.startswith("sqlite:"):
-        from race.store.sqlite import parse_url
+        from race.store.sqlite_file import parse_url
 
         path = parse_url(url)[0].resolve()
         return f"Your games are kept in {path} (they survive restarts; `python -m race export` backs them up)."
@@ -142,8 +142,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.store_url.startswith("sqlite:"):  # one process per data file: say so in one line
-        from race.store.sqlite import parse_url
-        from race.store.sqlite_file import in_use
+        from race.store.sqlite_file import in_use, parse_url
 
         path = parse_url(settings.store_url)[0]
         try:

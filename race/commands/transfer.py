@@ -141,7 +141,8 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"error: export reads the SQLite store (sqlite://...), not {url.split('://')[0]}://", file=sys.stderr)
         print("(memory:// keeps nothing outside its server; back Redis up with its RDB or AOF files)", file=sys.stderr)
         return 2
-    from race.store.sqlite import SqliteStore, parse_url
+    from race.store.sqlite import SqliteStore
+    from race.store.sqlite_file import parse_url
 
     async def main() -> Counter[str]:
         store = SqliteStore(parse_url(url)[0], ttl=86400, readonly=True)  # beside a running server

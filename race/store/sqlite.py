@@ -29,7 +29,6 @@ from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs
 
 from .base import (
     ASIDE,
@@ -37,15 +36,12 @@ from .base import (
     LOG_LENGTH,
     Doc,
     Kept,
-    KeptBoard,
-    KeptListing,
-    KeptRecord,
     KeptRoom,
     LogEntry,
     StoreUnavailable,
 )
 from .memory import MemoryStore
-from .sqlite_file import BATCH, SWEEPS, DataFile
+from .sqlite_file import BATCH, SWEEPS, DataFile, everything_kept, parse_url
 
 log = logging.getLogger(__name__)
 #: A room's expiry is written again once it moved on by this much (or a tenth of the ttl).
@@ -63,22 +59,6 @@ def _upsert(n: int) -> str:
         f"INSERT INTO docs (room, name, version, data) VALUES {values}"
         " ON CONFLICT (room, name) DO UPDATE SET version = excluded.version, data = excluded.data"
     )
-
-
-def parse_url(url: str) -> tuple[Path, str]:
-    """The file and the sync mode of ``sqlite:///abs/path.db`` or ``sqlite://relative/path.db``,
-    with ``?sync=full`` or ``?sync=normal`` (the default).
-
-    >>> parse_url("sqlite:///srv/race/race.db?sync=full")
-    (PosixPath('/srv/race/race.db'), 'full')
-    """
-    rest, _, query = url.removeprefix("sqlite:").partition("?")
-    path = rest[2:] if rest.startswith("//") else rest
-    params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
-    sync = params.pop("sync", "normal").lower()
-    if not path or sync not in ("normal", "full") or params:
-        raise ValueError(f"a sqlite store URL is sqlite:///path/to/race.db, optionally ?sync=full; got {url!r}")
-    return Path(path), sync
 
 
 @dataclass
@@ -397,38 +377,11 @@ class SqliteStore(MemoryStore):
         """Everything kept, read in one transaction: a consistent copy, even from a reader
         beside the server that goes on writing (``readonly``). Nothing may be written
         through this store while it is read."""
-        db, now = self.file.db, time.time()
+        db = self.file.db
         db.execute("BEGIN")
         try:
-            rooms = db.execute("SELECT room, expires FROM rooms WHERE expires > ? ORDER BY room", (now,)).fetchall()
-            for room, expires in rooms:
-                docs = db.execute("SELECT name, version, data FROM docs WHERE room = ? ORDER BY name", (room,))
-                yield KeptRoom(room, expires, [(n, v, d) for n, v, d in docs.fetchall()])
-            boards = db.execute("SELECT grp, expires FROM boards WHERE expires > ? ORDER BY grp", (now,)).fetchall()
-            for group, expires in boards:
-                rows = db.execute(
-                    "SELECT player, member, data FROM board_entries WHERE grp = ? ORDER BY member", (group,)
-                )
-                entries = [(p, m[: len(m) - len(p) - 1], d) for p, m, d in rows.fetchall()]
-                yield KeptBoard(group, expires, entries)
-            lists: dict[str, list[str]] = {}
-            sql = (
-                "SELECT i.rid, i.key FROM record_ids i JOIN record_lists l ON l.key = i.key"
-                " WHERE l.expires > ? ORDER BY i.key, i.seq"
-            )
-            for rid, key in db.execute(sql, (now,)).fetchall():
-                lists.setdefault(rid, []).append(key)
-            records = db.execute("SELECT rid, expires, data FROM records WHERE expires > ? ORDER BY rowid", (now,))
-            while batch := records.fetchmany(500):
-                for rid, expires, data in batch:
-                    yield KeptRecord(rid, expires, data, lists.get(rid, []))
-            members: dict[str, list[tuple[str, float]]] = {}
-            for key, member, expires in db.execute(
-                "SELECT key, member, expires FROM listings WHERE expires > ? ORDER BY key, expires", (now,)
-            ).fetchall():
-                members.setdefault(key, []).append((member, expires))
-            for key, kept in members.items():
-                yield KeptListing(key, kept)
+            for kept in everything_kept(db, time.time()):
+                yield kept
         finally:
             db.execute("COMMIT")
 

@@ -18,8 +18,8 @@ import pytest
 
 from race.store import KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable, sqlite_file
 from race.store.base import ASIDE, LogEntry
-from race.store.sqlite import SqliteStore, parse_url
-from race.store.sqlite_file import StoreInUse
+from race.store.sqlite import SqliteStore
+from race.store.sqlite_file import StoreInUse, parse_url
 from tests.support.processes import ROOT, Process
 
 
