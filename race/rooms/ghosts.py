@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms.model import penalised
 from race.rooms.record import RESTART, UNDO, Record, RecordError, steps
+from race.rooms.standing import penalised
 
 MAX_GHOSTS = 7  # a room of 8: one player and up to seven ghosts
 

@@ -3,7 +3,7 @@
 A race counts (:func:`rated_race`) when its games on the record (:mod:`race.rooms.record`) are
 a race's (not a daily attempt's, a tutorial's, nor a ghost: ghosts are never on the record)
 played from at least two devices. Its players are ranked by their places in the race: finishers
-by time, everyone else by cards home (:func:`race.rooms.model.ranking`), equal places as ties;
+by time, everyone else by cards home (:func:`race.rooms.standing.ranking`), equal places as ties;
 a device that held two seats counts once, by its better one. :func:`apply` rates it with
 OpenSkill's Plackett-Luce model, each player a team of one, and notes the race in each
 player's :class:`Standing`: its rating history and its friends (everyone it has raced).

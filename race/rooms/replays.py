@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from race.engine import Game
-from race.rooms.model import board
 from race.rooms.practice import view as practice_view
 from race.rooms.record import Record, daily_day, first_game, plays, steps
+from race.rooms.standing import board
 
 
 def replay_view(record: Record) -> dict[str, Any]:

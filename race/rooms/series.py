@@ -111,7 +111,7 @@ def points(place: int) -> int:
 
 
 def round_over(number: int, ranking: Iterable[dict[str, Any]], devices: dict[str, str]) -> Played:
-    """A round over from its ranking (:func:`race.rooms.model.ranking`; ghosts left out)."""
+    """A round over from its ranking (:func:`race.rooms.standing.ranking`; ghosts left out)."""
     rows = [
         Placed(
             r["seat"],

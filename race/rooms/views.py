@@ -24,20 +24,8 @@ from race.engine import Game
 from race.rooms import hints, practice, series, tutorial
 from race.rooms.away import ends_from, host_from
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
-from race.rooms.model import (
-    META,
-    SEAT,
-    Kind,
-    Meta,
-    Seat,
-    board,
-    ended_by,
-    is_done,
-    phase,
-    progress,
-    ranking,
-    seat_key,
-)
+from race.rooms.model import META, SEAT, Kind, Meta, Seat, ended_by, is_done, phase, seat_key
+from race.rooms.standing import board, progress, ranking
 from race.store import Doc
 from race.wire import envelope
 from race.wire.envelope import Envelope, Timers

@@ -14,19 +14,8 @@ from race.rooms.away import end_from, still_here, vote_carries
 from race.rooms.errors import Refused
 from race.rooms.events import RaceOver
 from race.rooms.ghosts import GHOSTS, ghost_results
-from race.rooms.model import (
-    META,
-    SEAT,
-    Ended,
-    Seat,
-    Status,
-    board,
-    is_done,
-    not_out,
-    phase,
-    progress,
-    seat_key,
-)
+from race.rooms.model import META, SEAT, Ended, Seat, Status, is_done, not_out, phase, seat_key
+from race.rooms.standing import board, progress
 from race.rooms.views import player_message, presence_view, room_message, seats_of, state_view, with_end_from
 from race.service.repo import Change, Room, Rooms, dump, gone, unknown_room
 from race.service.session import Session

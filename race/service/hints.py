@@ -25,7 +25,8 @@ from race.engine.hints import Advice, Trail, advise, position_hash
 from race.rooms import hints as rule
 from race.rooms import tutorial
 from race.rooms.errors import Refused
-from race.rooms.model import ACTS_CHUNK, Kind, Seat, actions_of, acts_key, board, not_out, phase, progress
+from race.rooms.model import ACTS_CHUNK, Kind, Seat, actions_of, acts_key, not_out, phase
+from race.rooms.standing import board, progress
 from race.rooms.views import player_message, state_view
 from race.service.repo import RETRIES, Change, Rooms, SeatRoom, conflict, dump
 from race.store import Documents

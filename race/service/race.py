@@ -20,15 +20,14 @@ from race.rooms.model import (
     Meta,
     Seat,
     Status,
-    board,
     is_done,
     not_out,
     phase,
-    progress,
     seat_key,
     take_move,
 )
 from race.rooms.record import RESTART, UNDO
+from race.rooms.standing import board, progress
 from race.rooms.views import SECRET, player_message, room_message, room_view, seats_of, state_view
 from race.service.ending import Ending
 from race.service.hints import Hints

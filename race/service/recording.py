@@ -12,8 +12,9 @@ import msgspec
 from race.engine import Game
 from race.rooms.events import RaceOver
 from race.rooms.hints import penalty_ms
-from race.rooms.model import Kind, Meta, Seat, acts_keys, ranking, record_of
+from race.rooms.model import Kind, Meta, Seat, acts_keys, record_of
 from race.rooms.record import Record, RecordError, check, encode, new_id
+from race.rooms.standing import ranking
 from race.service.analyses import Analyses
 from race.service.ratings import Ratings
 from race.service.series_record import keep_series

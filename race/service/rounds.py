@@ -11,9 +11,10 @@ from race.engine import Game
 from race.rooms.errors import Refused
 from race.rooms.events import Event, Listed, Timed
 from race.rooms.ghosts import GHOSTS, MAX_GHOSTS, Ghost, GhostError, encode_ghosts, ghost_results, ghosts_of
-from race.rooms.model import META, SEAT, Kind, Meta, Seat, Status, phase, random_deal, ranking, save_game, seat_key
+from race.rooms.model import META, SEAT, Kind, Meta, Seat, Status, phase, random_deal, save_game, seat_key
 from race.rooms.record import decode as decode_record
 from race.rooms.series import Format, Offer, complete, next_round, round_over, waiting_for
+from race.rooms.standing import ranking
 from race.rooms.views import room_message, timers
 from race.service.recording import room_listing
 from race.service.repo import Change, Here, Room, Rooms, conflict, dump, gone

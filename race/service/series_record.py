@@ -11,8 +11,9 @@ from typing import Any
 import msgspec
 
 from race.engine import Game
-from race.rooms.model import Kind, Meta, Seat, ranking
+from race.rooms.model import Kind, Meta, Seat
 from race.rooms.series import SERIES_RESULT, result_view, round_over, series_result
+from race.rooms.standing import ranking
 from race.store import Records
 
 log = logging.getLogger("race.service")

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from race.engine import Game
-from race.rooms.model import board
+from race.rooms.standing import board
 from tests.support.processes import Client
 from tests.support.slips import lost_game
 from tests.support.web import BOARD_JS, OUTPUT, Browsing

@@ -31,8 +31,8 @@ from websockets.sync.client import ClientConnection, connect
 from race.app import create_app
 from race.daily import choose_deal, day_before
 from race.engine import Game
-from race.rooms.model import board as board_of
 from race.rooms.record import utc_date
+from race.rooms.standing import board as board_of
 from race.service import now_ms
 from race.settings import Settings
 from tests.support.players import win_the_daily

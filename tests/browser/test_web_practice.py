@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import ViewportSize, expect
 
 from race.engine import Game
-from race.rooms.model import board
+from race.rooms.standing import board
 from tests.support.processes import Server
 from tests.support.races import ann_wins_bob_resigns
 from tests.support.web import OUTPUT, Browsing

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from race.engine import Game
-from race.rooms.model import board
+from race.rooms.standing import board
 from tests.support.players import bob_wins
 from tests.support.processes import Client, Server
 from tests.support.rooms import create_room, solo_race

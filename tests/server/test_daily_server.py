@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from race.daily import choose_deal
 from race.engine import Game
-from race.rooms.model import board as board_of
+from race.rooms.standing import board as board_of
 from tests.support.processes import DAILY_SECRET, Client, Server
 
 NODE_LIMIT = "200000"

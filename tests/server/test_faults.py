@@ -29,7 +29,8 @@ import websockets
 from race.app import create_app
 from race.daily import board_group, next_day
 from race.engine import Game
-from race.rooms.model import Meta, Seat, board, history_keys, history_of
+from race.rooms.model import Meta, Seat, history_keys, history_of
+from race.rooms.standing import board
 from race.settings import Settings
 from race.store import StoreUnavailable, open_store
 from race.store.memory import MemoryStore

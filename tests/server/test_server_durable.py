@@ -17,7 +17,7 @@ from typing import Any
 
 from race.daily import choose_deal
 from race.engine import Game
-from race.rooms.model import board as board_of
+from race.rooms.standing import board as board_of
 from tests.support.processes import ROOT, Client, RedisServer, Server
 from tests.support.races import ann_wins_bob_resigns
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from race.engine import Game
-from race.rooms.model import board
+from race.rooms.standing import board
 from tests.support.processes import Client, Server
 from tests.support.races import ann_wins_bob_resigns
 

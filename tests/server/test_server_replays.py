@@ -12,8 +12,8 @@ import pytest
 from redis.asyncio import Redis
 
 from race.engine import Game
-from race.rooms.model import board
 from race.rooms.record import check, decode
+from race.rooms.standing import board
 from race.service.solver_lines import line_length
 from race.store import open_store
 from tests.support.processes import Client, Server

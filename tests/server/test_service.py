@@ -11,7 +11,8 @@ import pytest
 from race.engine import Game
 from race.rooms.errors import Refused
 from race.rooms.events import PlayerBack
-from race.rooms.model import Seat, ranking
+from race.rooms.model import Seat
+from race.rooms.standing import ranking
 from race.service import RaceService, Role, Session
 from race.service.listing import LISTING
 from race.store import Store, StoreUnavailable, open_store

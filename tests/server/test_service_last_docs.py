@@ -86,7 +86,7 @@ def test_board_matches_the_engine_view() -> None:
     import random
 
     from race.engine import Game
-    from race.rooms.model import board
+    from race.rooms.standing import board
 
     rng = random.Random(7)
     game = Game.deal(11, "easy")

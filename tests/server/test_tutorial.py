@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from race.rooms import tutorial
-from race.rooms.model import board as board_of
+from race.rooms.standing import board as board_of
 from tests.support.processes import Client, Server
 
 DEVICE = "tutorial-device-key-0123456789"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from race.engine import Game
-from race.rooms.model import board
+from race.rooms.standing import board
 
 PATH = Path(__file__).resolve().parents[1] / "data" / "previews.json"
 #: How many of each kind of move the file holds.

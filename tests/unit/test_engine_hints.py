@@ -7,7 +7,8 @@ import pytest
 
 from race.engine import Game, Move
 from race.engine.hints import Trail, advise, position_hash, replayed
-from race.rooms.model import Meta, Seat, ranking
+from race.rooms.model import Meta, Seat
+from race.rooms.standing import ranking
 
 
 def follow(seed: int, difficulty: str, actions: int) -> tuple[Game, list[str], set[int], list[str | None]]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from race.rooms.model import board
 from race.rooms.record import Record, Result, gaps_of, kept_back, replay
 from race.rooms.replays import replay_view
+from race.rooms.standing import board
 from tests.support.winning_lines import winning_line
 
 
