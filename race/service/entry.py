@@ -144,29 +144,17 @@ class Entry:
             raise Refused("unknown_replay", f"there is no game {at.replay} on the record (it may have expired)")
         record = decode_record(data)
         start = practice.start_of(record, at.step, today=utc_date(self.clock()))
-        await self.admit_new_room(session)
-        now = self.clock()
-
-        def meta_for(code: str) -> Meta:
-            return Meta(
-                code=code,
-                difficulty=record.difficulty,
-                deal=record.deal,
-                host="s1",
-                created=now,
-                listed=False,
-                time_limit=msg.time_limit,
-                status=Status.STARTED,
-                seats=["s1"],
-                kind=Kind.PRACTICE,
-                known_deal=record.known_deal,
-                hints="free",
-                practice=start,
-            )
-
-        token = new_token()
-        meta, docs = await self.open_room(
-            session, meta_for, name, token, device=device_id(msg.device), game=start.game()
+        meta, docs, token = await self.solo_room(
+            session,
+            name,
+            msg.device,
+            start.game(),
+            kind=Kind.PRACTICE,
+            difficulty=record.difficulty,
+            deal=record.deal,
+            time_limit=msg.time_limit,
+            known_deal=record.known_deal,
+            practice=start,
         )
         log.info("room %s: practice from step %d of %s", meta.code, at.step, at.replay)
         return [await self.joined(docs, "s1", token)]
@@ -327,29 +315,42 @@ class Entry:
         what it offers (see :func:`race.rooms.views.state_view`)."""
         session.not_seated()
         name = p.clean_name(msg.name)
+        meta, docs, token = await self.solo_room(
+            session,
+            name,
+            msg.device,
+            lessons.start(),
+            kind=Kind.TUTORIAL,
+            difficulty=lessons.DIFFICULTY,
+            deal=lessons.SEED,
+        )
+        log.info("room %s: a tutorial", meta.code)
+        return [await self.joined(docs, "s1", token)]
+
+    async def solo_room(
+        self, session: Session, name: str, device: str | None, game: Game, **fields: Any
+    ) -> tuple[Meta, dict[str, Doc], str]:
+        """A one-seat room begun at once at ``game`` (a practice room, a tutorial): never
+        listed, its hints free (a practice's are its own; the lessons' moves never count).
+        ``fields``: the rest of its :class:`Meta`. Its meta, its documents and the seat's token."""
         await self.admit_new_room(session)
         now = self.clock()
 
         def meta_for(code: str) -> Meta:
             return Meta(
                 code=code,
-                difficulty=lessons.DIFFICULTY,
-                deal=lessons.SEED,
                 host="s1",
                 created=now,
                 listed=False,
                 status=Status.STARTED,
                 seats=["s1"],
-                kind=Kind.TUTORIAL,
-                hints="free",  # (the lessons' own moves: never counted)
+                hints="free",
+                **fields,
             )
 
         token = new_token()
-        meta, docs = await self.open_room(
-            session, meta_for, name, token, device=device_id(msg.device), game=lessons.start()
-        )
-        log.info("room %s: a tutorial", meta.code)
-        return [await self.joined(docs, "s1", token)]
+        meta, docs = await self.open_room(session, meta_for, name, token, device=device_id(device), game=game)
+        return meta, docs, token
 
     async def admit_new_room(self, session: Session) -> None:
         """Spend one of the rooms ``session``'s address may start, or refuse with
