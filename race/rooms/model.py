@@ -138,6 +138,9 @@ class Seat(msgspec.Struct, kw_only=True):
     #: The player, still racing, asks to end the race (``vote_end``): withdrawn by their
     #: next move, undo or restart, and by going out of the race. See :func:`vote_carries`.
     end_vote: bool = False
+    #: When the player's last accepted action was (a move, an undo, a restart), in ms from
+    #: the start as ``finished_ms`` and the acts; None before the first. See :func:`race.rooms.away.idle_at`.
+    last_at: int | None = None
 
 
 #: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
@@ -336,8 +339,9 @@ def take_move(
     ``action``, a move's text (``played``), ``undo`` or ``restart``. A move is counted; the
     action's id is kept (a retry of it is answered, not played again); a daily attempt's
     clock starts at its first action (``meta.start_at``); a win takes its time; the action
-    is noted for the record and the game saved. Returns the documents to write with the
-    seat (see :func:`note_action` and :func:`save_game`), and whether the clock started."""
+    is noted for the record, its time as the seat's ``last_at``, and the game saved. Returns
+    the documents to write with the seat (see :func:`note_action` and :func:`save_game`), and
+    whether the clock started."""
     if played:
         seat.moves += 1
     seat.last_id = move_id
@@ -347,6 +351,7 @@ def take_move(
         meta.start_at = now
     if game.is_won:
         seat.finished_ms = now - meta.start_at
-    write = note_action(seat, action, now - meta.start_at)
+    seat.last_at = now - meta.start_at
+    write = note_action(seat, action, seat.last_at)
     write.update(save_game(seat, game, played=played))
     return write, clock_starts
