@@ -99,6 +99,7 @@ def wire(
         route(DailyWon, results.post),
     )
     host_away_ms = int(settings.host_away_seconds * 1000)
+    idle_ms = int(settings.race_idle_seconds * 1000)
     rooms = Rooms(store, events)
     entry = Entry(
         rooms,
@@ -110,9 +111,14 @@ def wire(
         hint_penalty_ms=round(settings.hint_penalty_seconds * 1000),
     )
     lobby = Lobby(
-        rooms, store, clock=clock, countdown_ms=int(settings.countdown_seconds * 1000), host_away_ms=host_away_ms
+        rooms,
+        store,
+        clock=clock,
+        countdown_ms=int(settings.countdown_seconds * 1000),
+        host_away_ms=host_away_ms,
+        idle_ms=idle_ms,
     )
-    ending = Ending(rooms, clock=clock, host_away_ms=host_away_ms)
+    ending = Ending(rooms, clock=clock, host_away_ms=host_away_ms, idle_ms=idle_ms)
     hints = Hints(rooms, store, clock=clock)
     race = Race(rooms, ending, hints, clock=clock, max_game_moves=settings.max_game_moves)
     daily = DailyChallenge(
@@ -128,9 +134,18 @@ def wire(
     service = RaceService(rooms, entry, lobby, race, ending, rounds, daily, clock=clock)
     hub = Hub(store, timers=scheduler)
     presence = Presence(
-        store, ttl=settings.presence_ttl, local_deliver=hub.deliver_local, events=events, host_away_ms=host_away_ms
+        store,
+        ttl=settings.presence_ttl,
+        local_deliver=hub.deliver_local,
+        events=events,
+        host_away_ms=host_away_ms,
+        idle_ms=idle_ms,
     )
-    deadlines: dict[Deadline, Action] = {Deadline.START: lobby.announce, Deadline.END: ending.end_if_done}
+    deadlines: dict[Deadline, Action] = {
+        Deadline.START: lobby.announce,
+        Deadline.END: ending.end_if_done,
+        Deadline.IDLE: ending.idle,
+    }
     return Parts(
         store,
         solver_lines,

@@ -74,6 +74,9 @@ class Settings:
     #: How long a player must have been away before the others may act without them (as host,
     #: or to end a race they are still in): a reload or a dropped connection is not gone.
     host_away_seconds: float = 15.0
+    #: How long a player still racing may go without a move, an undo or a restart before
+    #: they count as away for the ending rules, even with their page open (tests shorten it).
+    race_idle_seconds: float = 120.0
     #: How long a page waits for the answer to a move or a hint before it gives up on it and
     #: asks what became of it (sent in ``hello``; tests shorten it).
     reply_wait_seconds: float = 5.0
@@ -126,6 +129,8 @@ class Settings:
             raise ValueError(f"REPLY_WAIT_SECONDS must be positive, got {self.reply_wait_seconds:g}")
         if self.host_away_seconds < 0:
             raise ValueError(f"HOST_AWAY_SECONDS must not be negative, got {self.host_away_seconds:g}")
+        if self.race_idle_seconds <= 0:
+            raise ValueError(f"RACE_IDLE_SECONDS must be positive, got {self.race_idle_seconds:g}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -182,6 +187,7 @@ class Settings:
             write_timeout=num("WRITE_TIMEOUT_SECONDS", cls.write_timeout),
             send_queue=int(num("SEND_QUEUE", cls.send_queue)),
             host_away_seconds=num("HOST_AWAY_SECONDS", cls.host_away_seconds),
+            race_idle_seconds=num("RACE_IDLE_SECONDS", cls.race_idle_seconds),
             reply_wait_seconds=num("REPLY_WAIT_SECONDS", cls.reply_wait_seconds),
             live_poll_seconds=num("LIVE_POLL_SECONDS", cls.live_poll_seconds),
             live_rooms_for_seconds=num("LIVE_ROOMS_FOR_SECONDS", cls.live_rooms_for_seconds),

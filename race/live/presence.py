@@ -88,6 +88,7 @@ class Presence:
         local_deliver: Callable[[str, str], None] | None = None,
         events: Events | None = None,
         host_away_ms: int | None = None,
+        idle_ms: int = 120_000,
     ) -> None:
         if ttl <= 0:
             raise ValueError(f"the presence ttl must be positive, got {ttl}")
@@ -103,6 +104,9 @@ class Presence:
         #: them (the ``end_from`` each ``presence`` message of a race carries, read from the
         #: room); None: the rooms are not read (no ``end_from``, and no room expires).
         self.host_away_ms = host_away_ms
+        #: How long a player still racing may go without acting before they count as away
+        #: for the ending rules (:func:`race.rooms.away.idle_seats`).
+        self.idle_ms = idle_ms
         self.ttl = ttl
         self.watchers_every = watchers_every
         self.clock = clock  # Unix seconds, the clock the members' times are on
@@ -184,7 +188,8 @@ class Presence:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
             if self.host_away_ms is not None:
                 docs = await self.store.read_all(room)
-                if not with_end_from(view, docs, int(self.clock() * 1000), self.host_away_ms) and refresh:
+                now_ms = int(self.clock() * 1000)
+                if not with_end_from(view, docs, now_ms, self.host_away_ms, self.idle_ms) and refresh:
                     self._expired(room)
                     return None
             if tell is Tell.ALWAYS or (roll.changed and tell is Tell.NOW):

@@ -1,5 +1,6 @@
-"""This process's timers of the rooms' deadlines: the start of a race (announced to everyone)
-and the end of its time limit, each run once per room and time.
+"""This process's timers of the rooms' deadlines: the start of a race (announced to everyone),
+the end of its time limit, and when a player still racing may turn idle (the room is told its
+presence), each run once per room, time and kind.
 
 A room's timers come with every change of it that this process makes or sees: the events of
 the service's changes (:class:`race.rooms.events.Timed`, routed here by the bootstrap) and
@@ -30,11 +31,12 @@ Action = Callable[[str], Coroutine[Any, Any, object]]
 
 
 class Deadline(StrEnum):
-    """What falls due: the start of a race (the end of its countdown), or the end of its
-    time limit."""
+    """What falls due: the start of a race (the end of its countdown), the end of its time
+    limit, or a player still racing may have turned idle."""
 
     START = "start"
     END = "end"
+    IDLE = "idle"
 
 
 def _now_ms() -> int:
@@ -44,13 +46,13 @@ def _now_ms() -> int:
 class Scheduler:
     def __init__(self, *, clock: Callable[[], int] = _now_ms) -> None:
         self.clock = clock  # server milliseconds, the clock the scheduled times are on
-        self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._timers: dict[tuple[str, int, Deadline], asyncio.TimerHandle] = {}
         self._due: asyncio.Queue[tuple[str, int, Deadline] | None] = asyncio.Queue()
         self._running: set[asyncio.Task[object]] = set()  # timed actions under way
 
     def want(self, event: Timed) -> None:
-        """Keep the room's timers as ``event`` has them: the start and the end to come, or
-        none any more."""
+        """Keep the room's timers as ``event`` has them: the start, the end and the next idle
+        player to come, or none any more."""
         timers = event.timers
         if timers.moot:
             self.unschedule(event.room)
@@ -58,11 +60,13 @@ class Scheduler:
             self.schedule(event.room, timers.start, Deadline.START)
         if timers.end is not None:
             self.schedule(event.room, timers.end, Deadline.END)
+        if timers.idle is not None:
+            self.schedule(event.room, timers.idle, Deadline.IDLE)
 
     def schedule(self, room: str, at: int, kind: Deadline, *, retry_s: float = 0) -> None:
         """Have ``kind`` fall due for ``room`` at server time ``at`` (ms; or ``retry_s``
-        seconds from now, when later), once per room and time."""
-        key = (room, at)
+        seconds from now, when later), once per room, time and kind."""
+        key = (room, at, kind)
         if key in self._timers:
             return
         loop = asyncio.get_running_loop()

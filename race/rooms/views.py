@@ -22,7 +22,7 @@ import msgspec
 
 from race.engine import Game
 from race.rooms import hints, practice, series, tutorial
-from race.rooms.away import ends_from, host_from
+from race.rooms.away import ends_from, host_from, idle_seats
 from race.rooms.ghosts import GHOSTS, ghost_results, ghost_view
 from race.rooms.model import META, SEAT, Kind, Meta, Seat, ended_by, is_done, phase, seat_key
 from race.rooms.standing import board, progress, ranking
@@ -195,10 +195,12 @@ def opening(meta: Meta) -> dict[str, Any]:
     return {"board": board(game), "legal_moves": [str(m) for m in game.legal_moves()]}
 
 
-def timers(meta: Meta, now: int) -> Timers:
+def timers(meta: Meta, now: int, idle_ms: int = 0) -> Timers:
     """The room's timed events at server time ``now``: during the countdown the start to
     announce, during the race (and its countdown) the end of its time limit, if it has one;
-    none once it is over or back in its lobby (``moot``)."""
+    none once it is over or back in its lobby (``moot``). With ``idle_ms``, a race of two
+    players or more also wakes when the first may turn idle: ``idle_ms`` after its start
+    (see :func:`race.rooms.away.next_idle`; each wake asks for the next)."""
     ph = phase(meta, now)
     if ph in ("over", "lobby"):
         return Timers(moot=True)
@@ -206,7 +208,8 @@ def timers(meta: Meta, now: int) -> Timers:
         return Timers()
     start = meta.start_at if ph == "countdown" else None
     end = meta.start_at + meta.time_limit * 1000 if meta.time_limit is not None else None
-    return Timers(start, end)
+    idle = meta.start_at + idle_ms if idle_ms > 0 and len(meta.seats) > 1 else None
+    return Timers(start, end, idle=idle)
 
 
 def room_message(docs: dict[str, Doc], now: int) -> Envelope:
@@ -239,20 +242,25 @@ def presence_view(
     return {"type": "presence", "version": version, "here": here, "watching": watching, "away_since": away}
 
 
-def with_end_from(view: dict[str, Any], docs: dict[str, Doc], now: int, away_ms: int) -> bool:
+def with_end_from(view: dict[str, Any], docs: dict[str, Doc], now: int, away_ms: int, idle_ms: int) -> bool:
     """Add to a room's ``presence`` message (:func:`presence_view`) its ``end_from``: for each
-    player, from when they may end the race alone (:func:`race.rooms.away.end_from`), or
-    ``None`` outside a race; and its ``host_from``: in the lobby, from when a player here may
-    act as the host who went (:func:`race.rooms.away.host_from`), else ``None``. ``docs`` are
-    the room's documents at server time ``now``. False when there is no such room (it
+    player, from when they may end the race alone (:func:`race.rooms.away.end_from`, with
+    the players idle by ``now``, for ``idle_ms``), or ``None`` outside a race; its ``idle``:
+    those players (the seats); and its ``host_from``: in the lobby, from when a player here
+    may act as the host who went (:func:`race.rooms.away.host_from`), else ``None``. ``docs``
+    are the room's documents at server time ``now``. False when there is no such room (it
     expired, unused for the store's ttl)."""
     meta = META.decode(docs["meta"].data) if "meta" in docs else None
     in_lobby = meta is not None and phase(meta, now) == "lobby"
     here, since = set(view["here"]), view["away_since"]
     view["host_from"] = host_from(meta.host, here, since, away_ms) if meta is not None and in_lobby else None
+    view["idle"] = []
     if meta is None or phase(meta, now) not in ("racing", "countdown"):
         view["end_from"] = None
         return meta is not None
-    racing = [sid for sid in meta.seats if not is_done(SEAT.decode(docs[seat_key(sid)].data))]
-    view["end_from"] = ends_from(meta.seats, racing, set(view["here"]), view["away_since"], away_ms)
+    seats = [SEAT.decode(docs[seat_key(sid)].data) for sid in meta.seats]
+    racing = [s.seat for s in seats if not is_done(s)]
+    idle = idle_seats(seats, meta.start_at, idle_ms, now) if len(seats) > 1 else {}  # (alone: nobody to end it)
+    view["idle"] = list(idle)
+    view["end_from"] = ends_from(meta.seats, racing, here, since, away_ms, idle)
     return True

@@ -113,7 +113,7 @@ class RaceService:
         if room is None or room.meta.status is not Status.STARTED:
             return False
         if not await self.ending.end_if_done(code):
-            await self.rooms.emit(Timed(code, timers(room.meta, self.clock())))
+            await self.rooms.emit(Timed(code, timers(room.meta, self.clock(), self.ending.idle_ms)))
         return True
 
 

@@ -1,7 +1,8 @@
 """How a race ends (:class:`Ending`): when every player is out of it (finished or resigned),
-when its time is up, when a player ends it while every other player still racing is away,
-or when every player still racing who is here asks to end it (a vote). Nobody, the host no
-more than anyone, ends a race while a rival plays."""
+when its time is up, when a player ends it while every other player still racing is away
+or idle (no move for a while: :func:`race.rooms.away.idle_seats`), or when every player
+still racing who is here and not idle asks to end it (a vote). Nobody, the host no more than
+anyone, ends a race while a rival plays."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from race.engine import Game
-from race.rooms.away import end_from, still_here, vote_carries
+from race.rooms.away import end_from, idle_seats, next_idle, still_here, vote_carries
 from race.rooms.errors import Refused
-from race.rooms.events import RaceOver
+from race.rooms.events import RaceOver, Timed
 from race.rooms.ghosts import GHOSTS, ghost_results
 from race.rooms.model import META, SEAT, Ended, Seat, Status, is_done, not_out, phase, seat_key
 from race.rooms.standing import board, progress
@@ -21,7 +22,7 @@ from race.service.repo import Change, Room, Rooms, dump, gone, unknown_room
 from race.service.session import Session
 from race.store import Doc
 from race.wire import protocol as p
-from race.wire.envelope import news, not_to
+from race.wire.envelope import Timers, news, not_to
 
 log = logging.getLogger("race.service")
 
@@ -31,11 +32,14 @@ VOTE, UNVOTE = "vote_end", "vote_end off"  # a vote's action, as the seat's log 
 class Ending:
     """The end of a race, whoever and whatever brings it."""
 
-    def __init__(self, rooms: Rooms, *, clock: Callable[[], int], host_away_ms: int) -> None:
+    def __init__(self, rooms: Rooms, *, clock: Callable[[], int], host_away_ms: int, idle_ms: int) -> None:
         self.rooms, self.clock = rooms, clock
         #: How long a player must have been away before the others may end the race
         #: without them (see :func:`race.rooms.away.end_from`).
         self.host_away_ms = host_away_ms
+        #: How long a player still racing may go without acting before they count as away
+        #: too, their page open or not (see :func:`race.rooms.away.idle_seats`).
+        self.idle_ms = idle_ms
 
     async def end_if_done(self, code: str, *, by: Ended | None = None) -> bool:
         """End a started race when every player is done or its time is up (or at once,
@@ -85,9 +89,10 @@ class Ending:
     async def end(self, session: Session, msg: p.End) -> list[dict[str, Any]]:
         """End the race now, for players who went away without resigning: everyone gets the
         final ``room``, the unfinished ranked by their cards home. Any player may, once
-        every other player still racing is away (no connection open for ``host_away_ms``);
-        the host no more than anyone. So nobody who vanished can keep the race from ending,
-        and nobody ends it while a rival plays (they may vote instead: :meth:`vote`)."""
+        every other player still racing is away (no connection open for ``host_away_ms``) or
+        idle (no action for ``idle_ms``); the host no more than anyone. So nobody who
+        vanished, or sits on an open page, can keep the race from ending, and nobody ends it
+        while a rival plays (they may vote instead: :meth:`vote`)."""
         code, sid = session.room, session.seat
         assert code is not None and sid is not None
         docs = await self.rooms.read(code)
@@ -99,9 +104,12 @@ class Ending:
             raise gone()
         racing = [s.seat for s, _ in seats if not is_done(s)]
         here, since = await self.rooms.here(code, self.clock()) or (set(meta.seats), {})
-        at, now = end_from(sid, racing, here, since, self.host_away_ms), self.clock()
+        now = self.clock()
+        idle = idle_seats([s for s, _ in seats], meta.start_at, self.idle_ms, now)
+        at = end_from(sid, racing, here, since, self.host_away_ms, idle)
         if at is None:
-            names = ", ".join(s.name for s, _ in seats if s.seat in racing and s.seat != sid and s.seat in here)
+            rivals = [s for s, _ in seats if s.seat in racing and s.seat != sid and s.seat in here]
+            names = ", ".join(s.name for s in rivals if s.seat not in idle)
             raise Refused(
                 "rival_racing",
                 f"{names} still racing here: the race ends early only when every player still in it asks "
@@ -117,7 +125,8 @@ class Ending:
     async def vote(self, session: Session, msg: p.VoteEnd) -> list[dict[str, Any]]:
         """A player still racing asks to end the race (or, ``vote`` false, no longer asks):
         their seat says so (``end_vote``) to everyone, and the race ends once every player
-        still racing who counts as here (see :func:`race.rooms.away.still_here`) asks. A
+        still racing who counts as here (see :func:`race.rooms.away.still_here`: an idle
+        player does not, but the one who votes does) asks. A
         vote lasts until its player moves, undoes or restarts (they play on), goes out of
         the race, or withdraws it. Reply: the player's ``state``; the others get ``player``
         (or the ``room`` of the race over)."""
@@ -148,7 +157,9 @@ class Ending:
             here, since = known or (set(racing), {})
             action = VOTE if msg.vote else UNVOTE
             noted = (key, dump({"version": version, "action": action}))
-            present = still_here(racing, here, since, self.host_away_ms, now)
+            idle = idle_seats([s for s, _ in seats], meta.start_at, self.idle_ms, now)
+            idle.pop(sid, None)  # asking is no move, but whoever asks is here
+            present = still_here(racing, here, since, self.host_away_ms, now, idle)
             if msg.vote and vote_carries([s for s, _ in seats], present):
                 over = self._over(room, seats, Ended.VOTE, {key: dump(seat)})
                 return Change(over.write, over.expect, over.publish, noted, reply, events=over.events)
@@ -171,11 +182,31 @@ class Ending:
         presence again, since its ``end_from`` may have changed."""
         if await self.end_if_done(code):
             return
-        store = self.rooms.store
-        roll = await store.presence(code, self.clock() / 1000)
+        await self._tell(code, await self.rooms.store.read_all(code))
+
+    async def idle(self, code: str, *, back: bool = False) -> None:
+        """A player still racing may have turned idle (the room's timers wake the server
+        then), or one who was idle acted (``back``): tell the room its presence, whose
+        ``end_from`` and ``idle`` say so, and have the timers wake it when the next player
+        may turn idle."""
+        docs = await self.rooms.store.read_all(code)
+        if "meta" not in docs:
+            return
+        meta, now = META.decode(docs["meta"].data), self.clock()
+        if phase(meta, now) not in ("racing", "countdown") or len(meta.seats) < 2:
+            return
+        seats = [s for s, _ in seats_of(docs, meta)]
+        if back or idle_seats(seats, meta.start_at, self.idle_ms, now):
+            await self._tell(code, docs)
+        if (at := next_idle(seats, meta.start_at, self.idle_ms, now)) is not None:
+            await self.rooms.emit(Timed(code, Timers(idle=at)))
+
+    async def _tell(self, code: str, docs: dict[str, Doc]) -> None:
+        """Tell the room its presence, with its ``end_from`` (``docs``: the room as read)."""
+        roll = await self.rooms.store.presence(code, self.clock() / 1000)
         if roll.version:
             view = presence_view(roll.version, roll.listed, roll.counted, roll.gone_at)
-            with_end_from(view, await store.read_all(code), self.clock(), self.host_away_ms)
+            with_end_from(view, docs, self.clock(), self.host_away_ms, self.idle_ms)
             await self.rooms.publish(code, news(dump(view)))
 
 

@@ -34,13 +34,23 @@ class Lobby:
     :mod:`race.service.rounds`)."""
 
     def __init__(
-        self, rooms: Rooms, records: Records, *, clock: Callable[[], int], countdown_ms: int, host_away_ms: int
+        self,
+        rooms: Rooms,
+        records: Records,
+        *,
+        clock: Callable[[], int],
+        countdown_ms: int,
+        host_away_ms: int,
+        idle_ms: int = 0,
     ) -> None:
         self.rooms, self.records, self.clock = rooms, records, clock
         #: From the start (all ready, or the host's ``start``) to the race.
         self.countdown_ms = countdown_ms
         #: How long a host must have been away before a player here may act as host.
         self.host_away_ms = host_away_ms
+        #: How long a player still racing may go without acting before they count as idle:
+        #: the race's timers wake the server then (see :meth:`race.service.ending.Ending.idle`).
+        self.idle_ms = idle_ms
 
     async def ready(self, session: Session, msg: p.Ready) -> list[dict[str, Any]]:
         sid, ready = session.seat, msg.ready
@@ -142,7 +152,7 @@ class Lobby:
             after = {name: doc for name, doc in docs.items() if write.get(name) != ""}
             after["meta"] = Doc(room.version + 1, write["meta"])
             publish = room_message(after, now)
-            events: tuple[Event, ...] = (Timed(code, timers(meta, now)),)
+            events: tuple[Event, ...] = (Timed(code, timers(meta, now, self.idle_ms)),)
             if not meta.seats:  # nobody left to race: off the live list
                 events += (Unlisted(code),)
             return Change(expect={"meta": room.version}, write=write, publish=publish, value=True, events=events)
@@ -186,7 +196,7 @@ class Lobby:
             change(meta, now)
             write = {"meta": dump(meta)}
             after = {**room.docs, "meta": Doc(room.version + 1, write["meta"])}
-            events: tuple[Event, ...] = (Timed(code, timers(meta, now)),)
+            events: tuple[Event, ...] = (Timed(code, timers(meta, now, self.idle_ms)),)
             return Change(expect={"meta": room.version}, write=write, publish=room_message(after, now), events=events)
 
         await self.rooms.transact(code, action)

@@ -10,6 +10,7 @@ from typing import Any
 
 from race.engine import Game, IllegalMove, InvalidMove
 from race.rooms import hints, tutorial
+from race.rooms.away import idle_at
 from race.rooms.errors import Refused
 from race.rooms.events import DailyWon, Event
 from race.rooms.model import (
@@ -67,6 +68,8 @@ class Race:
             await self.ending.out(code)
         if moved.end:
             await self.ending.end_if_done(code)
+        if moved.back:  # the room was told this player is idle: now it learns they are not
+            await self.ending.idle(code, back=True)
         if moved.refusal is not None:
             raise moved.refusal
         assert moved.reply is not None
@@ -107,6 +110,11 @@ class Race:
         game, text = self._apply_in(meta, seat, game, msg)
         action = text if isinstance(msg, p.Play) else UNDO if isinstance(msg, p.Undo) else RESTART
         played = isinstance(msg, p.Play)
+        back = (
+            meta.start_at is not None
+            and len(meta.seats) > 1
+            and idle_at(seat, meta.start_at, self.ending.idle_ms) <= now
+        )
         docs, clock_starts = take_move(meta, seat, game, action, now, played=played, move_id=msg.id)
         write = {"meta": dump(meta)} if clock_starts else {}  # a daily attempt: the clock starts now
         write.update(docs)
@@ -121,7 +129,7 @@ class Race:
             log=(room.key, dump({"version": version, "action": text})),
             publish=not_to(conn_id, player_message(meta, seat, game, version, text, shown)),  # the mover has its reply
             game=game,
-            value=Moved(meta, seat, reply=reply, won=won, finish=won, clock_started=clock_starts),
+            value=Moved(meta, seat, reply=reply, won=won, finish=won, clock_started=clock_starts, back=back),
             events=_won(meta, seat),
         )
 
@@ -224,8 +232,8 @@ class Moved:
     """What a move did, for :meth:`Race.act` to follow up once it is committed (or found
     needing no commit): the reply; whether the seat won with it; whether it has won, so
     that the race may end (``finish``), or the race is over (``end``) and its end is to be
-    made sure of; a refusal to raise after those; and whether the move started a daily
-    attempt's clock."""
+    made sure of; a refusal to raise after those; whether the move started a daily
+    attempt's clock; and whether the player was idle until it (``back``)."""
 
     meta: Meta
     seat: Seat
@@ -235,6 +243,7 @@ class Moved:
     end: bool = False
     refusal: Refused | None = None
     clock_started: bool = False
+    back: bool = False
 
 
 def _won(meta: Meta, seat: Seat) -> tuple[Event, ...]:

@@ -47,11 +47,13 @@ _NULL = msgspec.Raw(b"null")
 class Timers(msgspec.Struct, array_like=True, frozen=True):
     """A room's timed events as they stand (server ms): the start of its race to announce
     once its countdown is over, and the end of its time limit; or ``moot``: none is due any
-    more (its race is over, or a new round waits in its lobby)."""
+    more (its race is over, or a new round waits in its lobby). ``idle``: when a player still
+    racing may turn idle (see :mod:`race.rooms.away`), for the room to be told its presence."""
 
     start: int | None = None
     end: int | None = None
     moot: bool = False
+    idle: int | None = None
 
 
 class Envelope(msgspec.Struct, array_like=True, frozen=True):

@@ -123,7 +123,7 @@ async def test_a_race_over_before_its_time_limit_leaves_no_timer_behind() -> Non
     watcher = Spectator("w")
     await hub.join(code, watcher)
     await service.handle(ann, p.Start())
-    assert [room for room, _ in scheduler._timers] == [code]  # the time limit's
+    assert [room for room, *_ in scheduler._timers] == [code]  # the time limit's
     await service.handle(ann, p.End())  # the host ends it early
     async with asyncio.timeout(10):
         await watcher.over.wait()

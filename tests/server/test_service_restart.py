@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from race.app import Parts, running
+from race.live.scheduler import Deadline
 from race.service import Session
 from race.service.recording import room_listing
 from race.store.sqlite import SqliteStore
@@ -52,7 +53,14 @@ async def test_a_restart_ends_the_races_whose_time_ran_out_and_arms_the_others(t
     try:
         async with running(after):
             armed = set(after.scheduler._timers)
-            assert armed == {(limited, t0 + 63_000), (counting, t0 + 42_000)}
+            idle = 123_000  # (each race wakes when its players may first turn idle: 120 s in)
+            assert armed == {
+                (limited, t0 + 63_000, Deadline.END),
+                (counting, t0 + 42_000, Deadline.START),
+                (limited, t0 + idle, Deadline.IDLE),
+                (untimed, t0 + idle, Deadline.IDLE),
+                (counting, t0 + 39_000 + idle, Deadline.IDLE),
+            }
             (watching,) = await after.service.handle(Session("c9"), p.Watch(room=ran_out))
             assert watching["room"]["phase"] == "over" and watching["room"]["ended_at"] == clock.now
             assert len(await store.record_list(room_listing(ran_out), 0, 10)) == 2  # both games on the record
