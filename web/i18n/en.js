@@ -108,7 +108,7 @@ export const en = {
   "end.placed": "You placed {place} of {n}.",
   "end.placedUnfinished": "You placed {place} of {n}, not finished.",
   "end.howtoTitle": "Ending a race",
-  "end.howto": "A race ends when every player has finished or resigned, or when its time limit runs out. Nobody, the host no more than anyone, can end it while a rival is still playing. Once every other player still racing has been away for 15 seconds (a tab closed, a phone gone quiet), any player may press End the race.",
+  "end.howto": "A race ends when every player has finished or resigned, or when its time limit runs out. Nobody, the host no more than anyone, can end it while a rival is still playing. Once every other player still racing has been away for 15 seconds (a tab closed, a phone gone quiet), any player may press End the race; so they may once the others have made no move for two minutes, page open or not.",
   "end.howtoVote": "To stop early together, press Ask to end the race: the others see your request, and the race ends when every player still racing and here has asked; it is then ranked as it stands. Playing on withdraws your request. A race that ends with nobody finished has no winner: the ranking marks who did not finish.",
   "news.firstUnfinished": "{head}: {name} placed 1st of {n}, not finished.",
 
@@ -347,6 +347,8 @@ export const en = {
   // -- progress, ranking, replays, sharing ---------------------------------------------------
   "tag.awayTitle": "not connected",
   "tag.away": "away",
+  "tag.idleTitle": "has not played for a while: the race may be ended without them",
+  "tag.idle": "idle",
   "tag.you": "you",
   "tag.host": "host",
   "tag.ghost": "ghost",

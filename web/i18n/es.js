@@ -106,7 +106,7 @@ export const es = {
   "end.placed": "Quedaste {place} de {n}.",
   "end.placedUnfinished": "Quedaste {place} de {n}, sin terminar.",
   "end.howtoTitle": "Terminar una carrera",
-  "end.howto": "Una carrera termina cuando todos los jugadores han terminado o se han rendido, o cuando se acaba su tiempo. Nadie, tampoco el anfitrión, puede terminarla mientras un rival siga jugando. Cuando todos los demás jugadores que siguen en carrera llevan 15 segundos fuera (una pestaña cerrada, un móvil sin conexión), cualquier jugador puede pulsar Terminar la carrera.",
+  "end.howto": "Una carrera termina cuando todos los jugadores han terminado o se han rendido, o cuando se acaba su tiempo. Nadie, tampoco el anfitrión, puede terminarla mientras un rival siga jugando. Cuando todos los demás jugadores que siguen en carrera llevan 15 segundos fuera (una pestaña cerrada, un móvil sin conexión), cualquier jugador puede pulsar Terminar la carrera; también cuando los demás llevan dos minutos sin mover, aunque tengan la página abierta.",
   "end.howtoVote": "Para parar antes todos juntos, pulsa Pedir terminar la carrera: los demás ven tu petición, y la carrera termina cuando la han pedido todos los jugadores presentes que siguen en carrera; se clasifica tal como está. Si sigues jugando, tu petición se retira. Una carrera que termina sin que nadie haya terminado no tiene ganador: la clasificación marca quién no terminó.",
   "news.firstUnfinished": "{head}: {name} quedó 1.º de {n}, sin terminar.",
 
@@ -345,6 +345,8 @@ export const es = {
   // -- el progreso, la clasificación, las repeticiones, compartir ----------------------------
   "tag.awayTitle": "sin conexión",
   "tag.away": "ausente",
+  "tag.idleTitle": "lleva un rato sin jugar: se puede terminar la carrera sin esperarle",
+  "tag.idle": "inactivo",
   "tag.you": "tú",
   "tag.host": "anfitrión",
   "tag.ghost": "fantasma",

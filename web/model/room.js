@@ -124,6 +124,6 @@ export function playerFromState(state) {
  * again, or with a new `end_from`) the later, or the held one when they say the same. */
 export function newerPresence(current, m) {
   if (current && m.version < current.version) return current;
-  const next = { version: m.version, here: m.here, watching: m.watching, away_since: m.away_since || {}, end_from: m.end_from ?? null, host_from: m.host_from ?? null };
+  const next = { version: m.version, here: m.here, watching: m.watching, away_since: m.away_since || {}, end_from: m.end_from ?? null, host_from: m.host_from ?? null, idle: m.idle || [] };
   return current && JSON.stringify(current) === JSON.stringify(next) ? current : next;
 }

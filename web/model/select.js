@@ -79,6 +79,12 @@ export function isAway(presence, seat, mine = null) {
   return !!presence && seat !== mine && !presence.here.includes(seat);
 }
 
+/** Whether the server says ``seat``, still racing, has not acted for a while (its `idle`):
+ * the others may race past it as if it were away (``mine`` is never shown so). */
+export function isIdle(presence, seat, mine = null) {
+  return !!presence && seat !== mine && (presence.idle || []).includes(seat);
+}
+
 /** Whether this player may act as the lobby's host, the host being gone: from the server's
  * `host_from` (the page does not work the rule out). */
 export function hostAway(s, now) {

@@ -4,15 +4,17 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { replayPath } from "../model/replay.js";
 import { ghostPace, paceKey } from "../model/ghosts.js";
-import { isAway } from "../model/select.js";
+import { isAway, isIdle } from "../model/select.js";
 import { hintsNote, rankedAs } from "../model/hints.js";
 import { count, finished, formatMs, isOut, statusKey, statusText, TOTAL } from "../model/words.js";
 import { changeChip, ratingChip } from "../ratings.js";
 import { analysisNote } from "../replays.js";
 
-/** The "away" tag of a player with no open connection (closed tab, lost network). */
+/** The "away" tag of a player with no open connection (closed tab, lost network); else the
+ * "idle" tag of one the server says has not played for a while. */
 export function awayTag(presence, seat, me = null) {
-  return isAway(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "away", title: t("tag.awayTitle") }, t("tag.away")) : null;
+  if (isAway(presence, seat, me)) return h("span", { class: "tag away", "data-testid": "away", title: t("tag.awayTitle") }, t("tag.away"));
+  return isIdle(presence, seat, me) ? h("span", { class: "tag away", "data-testid": "idle", title: t("tag.idleTitle") }, t("tag.idle")) : null;
 }
 
 /** "3 watching", or nothing while nobody watches. */
