@@ -62,9 +62,14 @@ class WatchView {
     // Every board on the screen, as big as they can be side by side.
     this.fit = fitMany(this.grid, { cells: () => [...this.grid.children], boardOf: (cell) => cell.querySelector(".board") });
     this.renderHead();
-    this.store.subscribe((s, before) => {
-      announce(this.news, news(before, s, { spectator: true }));
-      this.render(s, before);
+    // Drawn once a frame: a burst of news (a rival's quick moves, a resync) is drawn as where
+    // it ends, not move by move, each of which would lay every board out again.
+    this.frame = null;
+    this.before = null;
+    this.store.subscribe((_, before) => {
+      if (this.frame !== null) return;
+      this.before = before;
+      this.frame = requestAnimationFrame(() => this.flush());
     });
     this.link = new Link({
       onOpen: (hello) => {
@@ -83,7 +88,16 @@ class WatchView {
     }, 200);
   }
 
+  /** Draws what changed since the first news of this frame. */
+  flush() {
+    this.frame = null;
+    const s = this.store.get();
+    announce(this.news, news(this.before, s, { spectator: true }));
+    this.render(s, this.before);
+  }
+
   destroy() {
+    cancelAnimationFrame(this.frame);
     this.fit.stop();
     clearInterval(this.ticker);
     this.replayLinks.stop();
