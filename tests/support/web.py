@@ -4,6 +4,7 @@ every open tab when a test fails."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.processes import ROOT, Server
 
@@ -100,7 +102,14 @@ class Tab:
         return board
 
     def assert_board_fits(self) -> None:
-        """The whole board is on the screen with the page unscrolled."""
+        """The whole board is on the screen with the page unscrolled (once the page has laid it
+        out: a banner going or a counter coming moves it, and the fit follows a frame later)."""
+        with contextlib.suppress(PlaywrightTimeout):
+            self.page.wait_for_function(
+                "() => { const b = document.querySelector('[data-testid=board]');"
+                " return b && b.getBoundingClientRect().bottom <= innerHeight; }",
+                timeout=5_000,
+            )
         box, window = self.page.get_by_test_id("board").bounding_box(), self.page.viewport_size
         assert box is not None and window is not None
         assert box["y"] + box["height"] <= window["height"], f"{self.name}: the board reaches below the window"
