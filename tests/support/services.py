@@ -3,7 +3,8 @@ and clock, for the tests that talk to the service, the daily challenge, the hub 
 scheduler without a websocket.
 
 The settings are the app's, but for what a test of the service does not want unless it
-says so: a spectator delay, the solver's line of every race over (a worker process), the
+says so: a spectator delay, the solver's line and the coach's analysis of every race over (in
+worker processes, still at work when the test is over, on a store it has closed), the
 allowances of new rooms and new daily players, and the person's pace of a ranked daily
 result (a test plays its moves at one instant of its clock)::
 
@@ -26,6 +27,7 @@ from race.store import Store
 FOR_TESTS: dict[str, Any] = {
     "spectator_delay": 0,
     "solver_node_limit": 0,
+    "analysis_node_limit": 0,
     "rooms_per_minute_per_ip": 100_000,
     "daily_players_per_day_per_ip": None,
     "daily_pace": ANY_PACE,
