@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from race.rooms.pace import Unverified
 from race.service.players import board_group
 from race.store import DailyStore
 
@@ -29,8 +30,11 @@ class Entry(msgspec.Struct, kw_only=True, omit_defaults=True):
     moves: int
     finished_at: int
     room: str
-    #: Why this result was not played at a person's pace; None: it was, and it is ranked.
+    #: Why this result was not played at a person's pace, in English; None: it was, and it
+    #: is ranked.
     unverified: str | None = None
+    #: The same reason as the rule broken and its numbers (None on results kept before it was).
+    pace: Unverified | None = None
     #: Hints the player was shown: a win with one is assisted, never ranked.
     hints: int = 0
 
@@ -112,4 +116,6 @@ def public(e: Entry) -> dict[str, Any]:
         shown["assisted"] = True
     if e.unverified:
         shown["unverified"] = e.unverified
+    if e.pace:
+        shown["pace"] = msgspec.to_builtins(e.pace)
     return shown

@@ -71,7 +71,8 @@ class Results:
             moves=seat.moves,
             finished_at=self.clock(),
             room=meta.code,
-            unverified=why,
+            unverified=human.reason(why) if why else None,
+            pace=why,
             hints=seat.hints,
         )
         posted = await board.post(self.store, meta.daily_date, meta.difficulty, entry, self.ttl(meta.daily_date))
@@ -79,7 +80,7 @@ class Results:
         if not posted:
             return
         if why:
-            log.info("daily %s %s: %s unverified: %s", meta.daily_date, meta.difficulty, meta.code, why)
+            log.info("daily %s %s: %s unverified: %s", meta.daily_date, meta.difficulty, meta.code, entry.unverified)
         elif seat.hints:
             log.info("daily %s %s: %s assisted: %d hints", meta.daily_date, meta.difficulty, meta.code, seat.hints)
         shown = await self.leaderboard(meta.difficulty, meta.daily_date, 20, None)

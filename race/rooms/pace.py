@@ -10,16 +10,22 @@ times of the player's actions (ms from the first action, as kept on the record):
 - **floor**: a win takes at least the difficulty's ``floor_ms``.
 
 A game that breaks a rule is *unverified*: it keeps its time and its replay, and is shown
-with the reason, but never ranked. Pure: no clock, no I/O. The figures the defaults come
+with the reason (:class:`Unverified`: the rule broken and its numbers, which a client
+says in its reader's language; :func:`reason` says it in English), but never ranked. Pure:
+no clock, no I/O. The figures the defaults come
 from are in ``docs/daily.md``.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import median
+from typing import Literal
+
+import msgspec
 
 DEFAULT_FLOORS: Mapping[str, int] = {"easy": 40_000, "medium": 45_000, "hard": 50_000}
 
@@ -56,19 +62,43 @@ def fastest_run(times: Sequence[int], run: int) -> int | None:
     return min(spans) if spans else None
 
 
-def unverified(times: Sequence[int], finished_ms: int | None, difficulty: str, pace: Pace) -> str | None:
+class Unverified(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Why a game was not played at a person's pace: the rule it broke (``code``), what was
+    measured (``ms``) and the least a person takes (``min_ms``)."""
+
+    #: ``median``: the median time between two actions; ``run``: ``run`` actions in a row
+    #: took ``ms`` together; ``floor``: the game was won in ``ms`` on ``difficulty``.
+    code: Literal["median", "run", "floor"]
+    ms: int
+    min_ms: int
+    run: int | None = None
+    difficulty: str | None = None
+
+
+def unverified(times: Sequence[int], finished_ms: int | None, difficulty: str, pace: Pace) -> Unverified | None:
     """Why a game whose actions came at ``times`` (ms, ascending) and that was won in
-    ``finished_ms`` was not played at a person's pace, in words; None when it was."""
+    ``finished_ms`` was not played at a person's pace; None when it was."""
     between = gaps(times)
     if pace.median_ms and between and median(between) < pace.median_ms:
-        return f"a median of {median(between):.0f} ms between moves (people take {pace.median_ms} ms or more)"
+        # Rounded down (a median can be half a ms), so it is still under the threshold.
+        return Unverified(code="median", ms=math.floor(median(between)), min_ms=pace.median_ms)
     span = fastest_run(times, pace.run)
     if pace.run_ms and span is not None and span < pace.run_ms:
-        return f"{pace.run} moves in {span} ms (people take {pace.run_ms} ms or more)"
+        return Unverified(code="run", ms=span, min_ms=pace.run_ms, run=pace.run)
     floor = pace.floor_ms.get(difficulty, 0)
     if floor and finished_ms is not None and finished_ms < floor:
-        return f"won in {finished_ms / 1000:.1f} s (people take {floor / 1000:g} s or more on {difficulty})"
+        return Unverified(code="floor", ms=finished_ms, min_ms=floor, difficulty=difficulty)
     return None
+
+
+def reason(why: Unverified) -> str:
+    """``why`` in English, for logs and API readers: "a median of 90 ms between moves (people
+    take 250 ms or more)". A time in seconds is cut to tenths, never rounded up to the floor."""
+    if why.code == "median":
+        return f"a median of {why.ms} ms between moves (people take {why.min_ms} ms or more)"
+    if why.code == "run":
+        return f"{why.run} moves in {why.ms} ms (people take {why.min_ms} ms or more)"
+    return f"won in {why.ms // 100 / 10:.1f} s (people take {why.min_ms / 1000:g} s or more on {why.difficulty})"
 
 
 def parse_floors(text: str) -> dict[str, int]:

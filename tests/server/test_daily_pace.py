@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from race.daily import DailyChallenge
+from race.daily import DailyChallenge, unverified_group
 from race.rooms.pace import Pace
 from race.service import RaceService, Session
+from race.service.players import board_group
 from race.store import Store
 from race.wire import protocol as p
 from tests.support.daily import DIFFICULTY, NODE_LIMIT, SECRET, Clock
@@ -80,12 +81,16 @@ async def test_bots_are_unverified_and_a_person_is_ranked(store: Store, pool: Ex
     board = await daily.leaderboard(DIFFICULTY, "2001-10-10", 10, bot["token"])
     assert [(e["rank"], e["name"]) for e in board["entries"]] == [(1, "Ann")]
     assert board["entries"][0]["time_ms"] == ann["state"]["finished_ms"]
-    why = {e["name"]: e["unverified"] for e in board["unverified"]}
+    why = {e["name"]: e["pace"] for e in board["unverified"]}
     assert list(why) == ["Bot", "Sly"]  # in time order, the fastest first
-    assert why["Bot"].startswith("a median of 50 ms between moves")
-    assert why["Sly"].startswith("a median of 240 ms between moves")
+    assert why["Bot"] == {"code": "median", "ms": 50, "min_ms": 250}
+    assert why["Sly"] == {"code": "median", "ms": 240, "min_ms": 250}
+    # And in English, as the protocol has always sent it.
+    said = {e["name"]: e["unverified"] for e in board["unverified"]}
+    assert said["Bot"] == "a median of 50 ms between moves (people take 250 ms or more)"
     assert all(e["rank"] is None and e["room"] for e in board["unverified"])  # each with its game
-    assert board["me"]["rank"] is None and board["me"]["unverified"] == why["Bot"]
+    assert board["me"]["rank"] is None and board["me"]["pace"] == why["Bot"]
+    assert board["me"]["unverified"] == said["Bot"]
 
     # An unverified result is the player's attempt of the day: no ranked second one.
     session = Session("conn-Bot-again")
@@ -107,4 +112,27 @@ async def test_a_fast_steady_bot_is_stopped_by_the_floor(store: Store, pool: Exe
     assert fast["state"]["finished_ms"] < RULES.floor_ms[DIFFICULTY]
     board = await daily.leaderboard(DIFFICULTY, "2001-10-11", 10, None)
     assert board["entries"] == []
-    assert board["unverified"][0]["unverified"].startswith(f"won in {fast['state']['finished_ms'] / 1000:.1f} s")
+    finished = fast["state"]["finished_ms"]
+    shown = board["unverified"][0]
+    floor = RULES.floor_ms[DIFFICULTY]
+    assert shown["pace"] == {"code": "floor", "ms": finished, "min_ms": floor, "difficulty": DIFFICULTY}
+    assert shown["unverified"].startswith(f"won in {finished // 100 / 10:.1f} s")
+
+
+async def test_a_result_kept_before_the_reason_had_a_code(store: Store, pool: Executor) -> None:
+    # A result kept by an older server: its reason in English alone. It is still shown
+    # unverified, with that reason, and no code.
+    clock = Clock("2001-10-12T09:00:00")
+    daily, _ = challenge(store, clock, pool)
+    old = (
+        '{"player":"5d01","name":"Old","time_ms":9100,"moves":116,"finished_at":1,"room":"Q8TXAAA",'
+        '"unverified":"a median of 50 ms between moves (people take 250 ms or more)"}'
+    )
+    key = "000000009100.00000116.000000000000001"
+    await store.board_add(board_group("2001-10-12", DIFFICULTY), "5d01", "u" + key, old, 3600)
+    await store.board_add(unverified_group("2001-10-12", DIFFICULTY), "5d01", key, old, 3600)
+    board = await daily.leaderboard(DIFFICULTY, "2001-10-12", 10, None)
+    assert board["entries"] == []
+    (shown,) = board["unverified"]
+    assert shown["name"] == "Old" and shown["rank"] is None and "pace" not in shown
+    assert shown["unverified"] == "a median of 50 ms between moves (people take 250 ms or more)"

@@ -1,12 +1,24 @@
-"""The rules of a person's pace, on both sides of each threshold."""
+"""The rules of a person's pace, on both sides of each threshold, and the reason a game
+breaks one: the rule and its numbers, and the same in English."""
 
 from __future__ import annotations
 
 import itertools
 
+import msgspec
 import pytest
 
-from race.rooms.pace import ANY_PACE, DEFAULT_FLOORS, Pace, fastest_run, gaps, parse_floors, unverified
+from race.rooms.pace import (
+    ANY_PACE,
+    DEFAULT_FLOORS,
+    Pace,
+    Unverified,
+    fastest_run,
+    gaps,
+    parse_floors,
+    reason,
+    unverified,
+)
 
 PACE = Pace(median_ms=250, run=10, run_ms=1_500, floor_ms={"easy": 40_000})
 
@@ -27,21 +39,31 @@ def test_the_median_between_moves() -> None:
     assert unverified(at(steady), 60_000, "easy", Pace(median_ms=250, run_ms=0, floor_ms={})) is None
     fast = [240] * 150
     why = unverified(at(fast), 60_000, "easy", Pace(median_ms=250, run_ms=0, floor_ms={}))
-    assert why == "a median of 240 ms between moves (people take 250 ms or more)"
+    assert why == Unverified(code="median", ms=240, min_ms=250)
+    assert reason(why) == "a median of 240 ms between moves (people take 250 ms or more)"
+    # A median half a ms under the threshold is said rounded down: still under it.
+    halves = [249] * 75 + [250] * 75
+    why = unverified(at(halves), 60_000, "easy", Pace(median_ms=250, run_ms=0, floor_ms={}))
+    assert why == Unverified(code="median", ms=249, min_ms=250)
 
 
 def test_a_sustained_run_of_fast_moves() -> None:
     rules = Pace(median_ms=0, run=10, run_ms=1_500, floor_ms={})
     slow = [1_000] * 60
     burst = slow[:30] + [166] * 9 + slow[30:]  # 10 actions in 1494 ms, in a slow game
-    assert unverified(at(burst), 90_000, "easy", rules) == "10 moves in 1494 ms (people take 1500 ms or more)"
+    why = unverified(at(burst), 90_000, "easy", rules)
+    assert why == Unverified(code="run", ms=1494, min_ms=1_500, run=10)
+    assert reason(why) == "10 moves in 1494 ms (people take 1500 ms or more)"
     short = slow[:30] + [167] * 9 + slow[30:]  # 1503 ms: a person's flurry
     assert unverified(at(short), 90_000, "easy", rules) is None
 
 
 def test_a_finish_faster_than_the_floor() -> None:
     rules = Pace(median_ms=0, run_ms=0, floor_ms={"easy": 40_000})
-    assert unverified(at([300] * 120), 39_999, "easy", rules) == "won in 40.0 s (people take 40 s or more on easy)"
+    why = unverified(at([300] * 120), 39_999, "easy", rules)
+    assert why == Unverified(code="floor", ms=39_999, min_ms=40_000, difficulty="easy")
+    # Cut to tenths, not rounded up to the floor it is under.
+    assert reason(why) == "won in 39.9 s (people take 40 s or more on easy)"
     assert unverified(at([300] * 120), 40_000, "easy", rules) is None
     assert unverified(at([300] * 120), 1_000, "hard", rules) is None  # no floor for hard here
 
@@ -60,7 +82,17 @@ def test_bots_break_them() -> None:
     # A solver's line played at a steady 300 ms: a median a person could keep, but not
     # for 116 moves with no pause: the floor.
     steady = [300] * 115
-    assert unverified(at(steady), sum(steady), "easy", PACE) == "won in 34.5 s (people take 40 s or more on easy)"
+    why = unverified(at(steady), sum(steady), "easy", PACE)
+    assert why is not None and why.code == "floor" and why.ms == 34_500
+    assert reason(why) == "won in 34.5 s (people take 40 s or more on easy)"
+
+
+def test_the_reason_as_kept_and_sent() -> None:
+    # The rule and its numbers only: a field a rule has not is left out.
+    median = Unverified(code="median", ms=90, min_ms=250)
+    assert msgspec.to_builtins(median) == {"code": "median", "ms": 90, "min_ms": 250}
+    run = Unverified(code="run", ms=1494, min_ms=1_500, run=10)
+    assert msgspec.json.decode(msgspec.json.encode(run), type=Unverified) == run
 
 
 def test_no_rules_and_the_settings_text() -> None:
