@@ -1,6 +1,7 @@
 """The daily page shows a result played faster than a person plays apart from the ranking,
-greyed, with the reason, and tells its player so; real server (with the default rules of
-a person's pace), real websockets, real headless Chromium. Screenshots: test-output/daily-pace/."""
+greyed, with the reason (in English and in Spanish), and tells its player so; real server
+(with the default rules of a person's pace), real websockets, real headless Chromium.
+Screenshots: test-output/daily-pace/."""
 
 from __future__ import annotations
 
@@ -66,3 +67,11 @@ def test_a_bots_result_is_shown_unverified_with_the_reason(browsing: Browsing, s
         "title", "Not ranked: " + entry.locator(".why").inner_text()
     )
     shoot(mine, "player")
+
+    # In Spanish, the reason is said from the server's code and numbers.
+    page.evaluate("() => localStorage.setItem('crescent.lang', 'es')")
+    page.reload()
+    expect(board).to_have_attribute("data-state", "ready")
+    listed.locator("summary").click()
+    expect(entry.locator(".why")).to_contain_text("entre movimientos (una persona tarda 250 ms o más)")
+    shoot(viewer, "viewer-es")

@@ -170,3 +170,33 @@ test("a finisher's place counts the hints' penalty, as the server's ranking does
   const bob = { seat: "s2", finished_ms: 80_000, moves: 100, hints: 0 };
   assert.deepEqual([finishPlace([ann, bob], bob), finishPlace([ann, bob], bob, 15_000)], [2, 1]);
 });
+
+test("why a daily result is not ranked: said by its code, in English and Spanish", async () => {
+  const { paceText } = await import("../../web/model/words.js");
+  const { setLang } = await import("../../web/i18n.js");
+  const median = { code: "median", ms: 90, min_ms: 250 };
+  const run = { code: "run", ms: 1494, min_ms: 1500, run: 10 };
+  const floor = { code: "floor", ms: 39_999, min_ms: 40_000, difficulty: "easy" };
+  const says = () => [median, run, floor].map((pace) => paceText("(the server's English)", pace));
+  try {
+    assert.deepEqual(says(), [
+      "a median of 90 ms between moves (people take 250 ms or more)",
+      "10 moves in 1,494 ms (people take 1,500 ms or more)",
+      "won in 39.9 s (people take 40 s or more on easy)", // cut to tenths: never "40.0", the floor
+    ]);
+    setLang("es");
+    assert.deepEqual(says(), [
+      "una mediana de 90 ms entre movimientos (una persona tarda 250 ms o más)",
+      "10 movimientos en 1494 ms (una persona tarda 1500 ms o más)",
+      "ganado en 39,9 s (una persona tarda 40 s o más en fácil)",
+    ]);
+    assert.equal(paceText(null, { ...floor, ms: 45_250, min_ms: 47_500 }), "ganado en 45,2 s (una persona tarda 47,5 s o más en fácil)");
+    // A result kept before the reason had a code: its English line, read back.
+    assert.equal(paceText("a median of 50 ms between moves (people take 250 ms or more)"), "una mediana de 50 ms entre movimientos (una persona tarda 250 ms o más)");
+    assert.equal(paceText("won in 35.1 s (people take 40 s or more on hard)"), "ganado en 35,1 s (una persona tarda 40 s o más en difícil)");
+    assert.equal(paceText("some reason of a newer server"), "some reason of a newer server");
+    assert.equal(paceText(null), "");
+  } finally {
+    setLang("en");
+  }
+});

@@ -1,7 +1,7 @@
 // Words and numbers as the pages write them, in the page's language (pure: no DOM; the
 // catalogue and Intl through ../i18n.js).
 
-import { decimalSeparator, has, t } from "../i18n.js";
+import { decimalSeparator, has, num, t } from "../i18n.js";
 
 export const TOTAL = 104; // cards in a deal
 
@@ -166,9 +166,17 @@ export function tellApart(rows, id = (r) => r.seat) {
 }
 
 /** Why a daily result was not taken for a person's play, in the page's language. The server
- * keeps the reason as an English line (race/rooms/pace.py): its three forms are read back
- * here, and any other is shown as it came. */
-export function paceText(reason) {
+ * sends the rule broken and its numbers (``pace``: {code, ms, min_ms, run, difficulty}, from
+ * race/rooms/pace.py), said here by its code. A result kept before that has only the English
+ * line (``reason``): its three forms are read back, and any other is shown as it came. */
+export function paceText(reason, pace = null) {
+  if (pace?.code === "median") return t("pace.median", { ms: num(pace.ms), min: num(pace.min_ms) });
+  if (pace?.code === "run") return t("pace.run", { run: num(pace.run), ms: num(pace.ms), min: num(pace.min_ms) });
+  if (pace?.code === "floor") {
+    // Cut to tenths (as a clock is), never rounded up to the floor it is under.
+    const s = num(Math.floor(pace.ms / 100) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return t("pace.floor", { s, min: num(pace.min_ms / 1000, { maximumFractionDigits: 1 }), difficulty: difficultyText(pace.difficulty) });
+  }
   if (!reason) return "";
   let m = reason.match(/^a median of (\d+) ms between moves \(people take (\d+) ms or more\)$/);
   if (m) return t("pace.median", { ms: m[1], min: m[2] });

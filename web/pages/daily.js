@@ -410,10 +410,14 @@ class DailyPage {
     const info = this.attemptInfo;
     if (!this.attempt || !info || m.date !== info.date || m.difficulty !== info.difficulty) return;
     const mine = m.me || (this.player ? m.entries.find((e) => e.player === this.player) : null);
-    const unverified = mine && mine.room === info.code ? (mine.unverified ?? null) : null;
-    if (!mine || ((mine.room === info.code) === info.ranked && unverified === (info.unverified ?? null))) return;
-    info.ranked = mine.room === info.code;
+    const own = mine && mine.room === info.code;
+    const unverified = own ? (mine.unverified ?? null) : null;
+    const pace = own ? (mine.pace ?? null) : null; // the reason's rule and numbers (unverified: in English)
+    const same = unverified === (info.unverified ?? null) && JSON.stringify(pace) === JSON.stringify(info.pace ?? null);
+    if (!mine || (own === info.ranked && same)) return;
+    info.ranked = own;
     info.unverified = unverified;
+    info.pace = pace;
     if (loadJson(KEY.attempt)?.code === info.code) store.set(KEY.attempt, JSON.stringify(info));
     this.attempt.render();
   }

@@ -85,7 +85,7 @@ export function drawBoard(el, title, board, { label, empty, me, replays = false 
   const resultHref = replays ? (r) => (r.room ? `/replay/room/${encodeURIComponent(r.room)}` : null) : null;
   const rows = tellApart(board.entries.map((e) => ({ place: e.rank, seat: e.player, name: e.name, finished_ms: e.time_ms, moves: e.moves, cards: 104, room: e.room })));
   const ranked = rows.length ? rankingTable(rows, { me, resultHref }) : h("p", { class: "muted", "data-testid": "board-empty" }, empty);
-  const unverified = apartList(board.unverified ?? [], me, resultHref, { testid: "unverified", summary: (n) => t("daily.notRanked", { results: count(n, "count.results") }), why: (e) => paceText(e.unverified) });
+  const unverified = apartList(board.unverified ?? [], me, resultHref, { testid: "unverified", summary: (n) => t("daily.notRanked", { results: count(n, "count.results") }), why: (e) => paceText(e.unverified, e.pace) });
   const assisted = apartList(board.assisted ?? [], me, resultHref, { testid: "assisted", summary: (n) => t("daily.assisted", { n }), why: (e) => t("daily.wonWith", { hints: count(e.hints, "count.hints") }) });
   fill(el, ranked, assisted, unverified);
 }
@@ -122,7 +122,7 @@ export function drawStanding(el, streak, mine, { leader = null, race = null } = 
     h("span", { class: "stat-chip", "data-testid": "streak", "data-streak": String(streak) }, h("span", { class: "label" }, t("daily.streak")), ` ${count(streak, "count.days")}`),
     h(
       "span",
-      { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine?.rank ? String(mine.rank) : "", title: mine?.unverified ? t("daily.notRankedTitle", { why: paceText(mine.unverified) }) : null },
+      { class: "stat-chip", "data-testid": "my-rank", "data-rank": mine?.rank ? String(mine.rank) : "", title: mine?.unverified ? t("daily.notRankedTitle", { why: paceText(mine.unverified, mine.pace) }) : null },
       h("span", { class: "label" }, t("daily.myRank")),
       mine?.unverified
         ? t("daily.tooFast", { time: formatMs(mine.time_ms), moves: count(mine.moves, "count.moves") })
@@ -151,7 +151,7 @@ export function attemptWords(day) {
       let own = null;
       if (mine && finished(mine)) {
         const strong = ofToday() ? t("daily.cleared") : t("daily.clearedOf", { date: dateLabel(info.date) });
-        const standing = info.unverified ? t("daily.unverified", { why: paceText(info.unverified) }) : mine.hints ? ` · ${t("daily.bannerAssisted", { hints: count(mine.hints, "count.hints") })}` : t("daily.onBoard");
+        const standing = info.unverified ? t("daily.unverified", { why: paceText(info.unverified, info.pace) }) : mine.hints ? ` · ${t("daily.bannerAssisted", { hints: count(mine.hints, "count.hints") })}` : t("daily.onBoard");
         const text = t("daily.clearedText", { time: formatMs(mine.finished_ms), moves: count(mine.moves, "count.moves") }) + (info.ranked ? standing : t("daily.practice"));
         own = { testid: "won-banner", kind: "won", strong, text };
       } else if (mine?.resigned) {
