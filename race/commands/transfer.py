@@ -3,8 +3,9 @@
 ``export`` writes everything the SQLite store keeps that outlives a process: the rooms with
 their documents and versions (seats, tokens, undo histories, daily players and their streaks,
 each day's deal and the daily secret, the ratings among friends), the leaderboards, the games
-on the record with their listings (rooms' rounds, ``/me``), and the live rooms' listing. Not presence, allowances or
-the documents' logs, which only matter while a process runs. It reads the file beside a
+on the record with their listings (rooms' rounds, ``/me``) and the coach's finished analyses
+of them, and the live rooms' listing. Not presence, allowances, the documents' logs or the
+analyses under way, which only matter while a process runs. It reads the file beside a
 running server, in one transaction: a consistent copy, a backup at any time.
 
 ``import`` puts such a file into a store: the SQLite store (stop its server first) or Redis,
@@ -13,7 +14,8 @@ put back whole, versions and all, so players resume their seats; each thing keep
 it had left. Import into an empty store (what has the same name is replaced).
 
 The file: one JSON object a line (gzipped when its name ends in ``.gz``), a heading line,
-then one line per room, board, record or listing (:class:`race.store.Kept`).
+then one line per room, board, record, analysis or listing (:class:`race.store.Kept`).
+Version 2 added the analyses; a version 1 file (none) imports as before.
 """
 
 from __future__ import annotations
@@ -31,11 +33,11 @@ from typing import IO, Any
 
 import msgspec
 
-from race.store import Kept, KeptBoard, KeptListing, KeptRecord, KeptRoom, Store, open_store
+from race.store import Kept, KeptAnalysis, KeptBoard, KeptListing, KeptRecord, KeptRoom, Store, open_store
 
 FORMAT = "crescent-race-export"
-VERSION = 1
-_decode_kept = msgspec.json.Decoder(KeptRoom | KeptBoard | KeptRecord | KeptListing)
+VERSION = 2
+_decode_kept = msgspec.json.Decoder(KeptRoom | KeptBoard | KeptRecord | KeptAnalysis | KeptListing)
 
 
 class Heading(msgspec.Struct, frozen=True):
@@ -84,10 +86,15 @@ def _opened(name: str, mode: str) -> Iterator[IO[bytes]]:
 
 
 async def export(store: Store, out: IO[bytes]) -> Counter[str]:
-    """Write everything ``store`` keeps to ``out``; how many of each kind."""
+    """Write everything ``store`` keeps to ``out`` (not the analyses under way); how many of
+    each kind."""
+    from race.service.analyses import finished
+
     counts: Counter[str] = Counter()
     out.write(msgspec.json.encode(Heading(FORMAT, VERSION, time.time())) + b"\n")
     async for kept in store.dump():
+        if isinstance(kept, KeptAnalysis) and not finished(kept.data):
+            continue
         out.write(msgspec.json.encode(kept) + b"\n")
         counts[type(kept).__name__.removeprefix("Kept").lower()] += 1
     return counts
@@ -108,9 +115,14 @@ async def read_kept(lines: IO[bytes]) -> AsyncIterator[Kept]:
 
 async def load(store: Store, kept: AsyncIterator[Kept]) -> Counter[str]:
     """Put what ``kept`` holds into ``store``, skipping what has expired since; how many of
-    each kind. Records are put in the order they came, which lists them as they were."""
+    each kind. Records are put in the order they came, which lists them as they were; an
+    analysis comes after its record, and keeps the time it had left."""
+    from race.service.analyses import finished
+
     counts: Counter[str] = Counter()
     async for item in kept:
+        if isinstance(item, KeptAnalysis) and not finished(item.data):
+            continue  # a claim on one under way (not written by export): computed again where it is read
         now = time.time()
         if isinstance(item, KeptRoom) and item.expires_at > now:
             await store.restore_room(item)
@@ -119,6 +131,10 @@ async def load(store: Store, kept: AsyncIterator[Kept]) -> Counter[str]:
                 await store.board_add(item.group, player, sort_key, data, ttl=max(1, int(item.expires_at - now)))
         elif isinstance(item, KeptRecord) and item.expires_at > now:
             await store.record_put(item.rid, item.data, ttl=max(1, int(item.expires_at - now)), lists=item.lists)
+        elif isinstance(item, KeptAnalysis) and item.expires_at > now:
+            if not await store.analysis_put(item.rid, item.data, ttl=max(1, int(item.expires_at - now))):
+                counts["expired"] += 1  # its record expired
+                continue
         elif isinstance(item, KeptListing):
             for member, until in item.members:
                 if until > now:
@@ -130,9 +146,12 @@ async def load(store: Store, kept: AsyncIterator[Kept]) -> Counter[str]:
     return counts
 
 
+_KINDS = {"room": "rooms", "board": "boards", "record": "records", "analysis": "analyses", "listing": "listings"}
+
+
 def _summary(counts: Counter[str]) -> str:
-    kinds = ("room", "board", "record", "listing", "expired")
-    return ", ".join(f"{counts[k]:,} {k}{'' if counts[k] == 1 or k == 'expired' else 's'}" for k in kinds if counts[k])
+    said = [f"{counts[k]:,} {k if counts[k] == 1 else many}" for k, many in _KINDS.items() if counts[k]]
+    return ", ".join(said + ([f"{counts['expired']:,} expired"] if counts["expired"] else []))
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -42,6 +42,19 @@ QUEUED = 200
 CACHED = 256
 
 
+class _Status(msgspec.Struct):
+    status: str = ""
+
+
+def finished(data: str) -> bool:
+    """Whether a kept analysis is finished (done, or failed: never computed again), rather
+    than a process's claim on it (what ``python -m race export`` carries)."""
+    try:
+        return msgspec.json.decode(data, type=_Status).status in ("done", "failed")
+    except msgspec.DecodeError:
+        return False
+
+
 class AnalysisStore(Records, Protocol):
     """What the analyses are kept in."""
 

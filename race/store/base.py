@@ -90,6 +90,15 @@ class KeptRecord(Kept, frozen=True, tag="record"):
     lists: list[str]
 
 
+class KeptAnalysis(Kept, frozen=True, tag="analysis"):
+    """A record's analysis (:meth:`Records.analysis_put`), handed out after the records (an
+    analysis is kept only with its record)."""
+
+    rid: str
+    expires_at: float
+    data: str
+
+
 class KeptListing(Kept, frozen=True, tag="listing"):
     """A listing's members, each with the time it is listed until."""
 
@@ -302,8 +311,9 @@ class Store(ABC):
         return []  # Redis: its rooms are not listed (their deadlines are followed as players come back)
 
     def dump(self) -> AsyncIterator[Kept]:
-        """Everything kept that outlives a process (rooms, leaderboards, the record, listings;
-        not presence, nor allowances, nor logs), for ``python -m race export``."""
+        """Everything kept that outlives a process (rooms, leaderboards, the record and its
+        analyses, listings; not presence, nor allowances, nor logs), for ``python -m race
+        export``."""
         raise NotImplementedError(f"{type(self).__name__} cannot be exported")
 
     async def restore_room(self, kept: KeptRoom) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from .base import Kept, KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable
+from .base import Kept, KeptAnalysis, KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
@@ -284,8 +284,9 @@ class DataFile:
 
 
 def everything_kept(db: sqlite3.Connection, now: float) -> Iterator[Kept]:
-    """Everything in the file not expired by ``now``, as the export writes it; read inside a
-    transaction the caller holds, for a consistent copy."""
+    """Everything in the file not expired by ``now``, as the export writes it (the analyses
+    after the records they belong to); read inside a transaction the caller holds, for a
+    consistent copy."""
     rooms = db.execute("SELECT room, expires FROM rooms WHERE expires > ? ORDER BY room", (now,)).fetchall()
     for room, expires in rooms:
         docs = db.execute("SELECT name, version, data FROM docs WHERE room = ? ORDER BY name", (room,))
@@ -306,6 +307,10 @@ def everything_kept(db: sqlite3.Connection, now: float) -> Iterator[Kept]:
     while batch := records.fetchmany(500):
         for rid, expires, data in batch:
             yield KeptRecord(rid, expires, data, lists.get(rid, []))
+    analyses = db.execute("SELECT rid, expires, data FROM analyses WHERE expires > ? ORDER BY rid", (now,))
+    while batch := analyses.fetchmany(500):
+        for rid, expires, data in batch:
+            yield KeptAnalysis(rid, expires, data)
     members: dict[str, list[tuple[str, float]]] = {}
     for key, member, expires in db.execute(
         "SELECT key, member, expires FROM listings WHERE expires > ? ORDER BY key, expires", (now,)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from race.store import KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable, sqlite_file
+from race.store import KeptAnalysis, KeptBoard, KeptListing, KeptRecord, KeptRoom, StoreUnavailable, sqlite_file
 from race.store.base import ASIDE, LogEntry
 from race.store.sqlite import SqliteStore
 from race.store.sqlite_file import StoreInUse, parse_url
@@ -251,6 +251,7 @@ async def test_a_reader_beside_the_writer_exports_a_consistent_copy(tmp_path: Pa
         await s.board_add("day", "ann", "0100", "ann's", ttl=600)
         await s.record_put("g1", "one", ttl=600, lists=["a", "b"])
         await s.record_put("g2", "two", ttl=600, lists=["a"])
+        await s.analysis_put("g1", "g1's analysis")
         await s.list_add("rooms", "R1", time.time() + 600)
         await reader.connect()  # no lock: the writer holds it
         kept = [item async for item in reader.dump()]
@@ -263,6 +264,9 @@ async def test_a_reader_beside_the_writer_exports_a_consistent_copy(tmp_path: Pa
     assert [(b.group, b.entries) for b in kept if isinstance(b, KeptBoard)] == [("day", [("ann", "0100", "ann's")])]
     records = [(r.rid, r.data, r.lists) for r in kept if isinstance(r, KeptRecord)]
     assert records == [("g1", "one", ["a", "b"]), ("g2", "two", ["a"])]  # in the order they were put
+    assert [(a.rid, a.data) for a in kept if isinstance(a, KeptAnalysis)] == [("g1", "g1's analysis")]
+    kinds = [type(k).__name__.removeprefix("Kept") for k in kept]
+    assert kinds == ["Room", "Board", "Record", "Record", "Analysis", "Listing"]  # an analysis after its record
     assert [(m.key, [x for x, _ in m.members]) for m in kept if isinstance(m, KeptListing)] == [("rooms", ["R1"])]
 
 

@@ -4,6 +4,7 @@ server on the same data is refused; the data moves to Redis through export and i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gzip
 import json
@@ -25,9 +26,10 @@ NODE_LIMIT = "200000"
 ANN, FAY = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
 
 
-def server_on(data: Path, store_url: str = "") -> Server:
+def server_on(data: Path, store_url: str = "", analysis_nodes: str = "") -> Server:
     """A server on the durable store in ``data`` (or on ``store_url``) that makes its own
-    daily secret, kept with its data (none from the tests)."""
+    daily secret, kept with its data (none from the tests); ``analysis_nodes``: each game's
+    analysis budget (``""``: the default, ``"0"``: none computed)."""
     return Server(
         store_url,
         DATA_DIR=str(data),
@@ -35,6 +37,7 @@ def server_on(data: Path, store_url: str = "") -> Server:
         DAILY_NODE_LIMIT=NODE_LIMIT,
         RATE_LIMIT_PER_SECOND="1000",
         RATE_LIMIT_BURST="1000",
+        ANALYSIS_NODE_LIMIT=analysis_nodes,
     )
 
 
@@ -48,6 +51,15 @@ def day_line(data: Path, date: str) -> list[str]:
     with contextlib.closing(sqlite3.connect(f"file:{data / 'race.db'}?mode=ro", uri=True)) as db:
         (secret,) = db.execute("SELECT data FROM docs WHERE room = 'daily-secret' AND name = 'secret'").fetchone()
     return choose_deal(date, "easy", int(NODE_LIMIT), secret)[1]
+
+
+async def analysed(server: Server, rid: str) -> Any:
+    """The game's analysis once it is done (a worker process's search: nothing to wait on but
+    its result, which the API says is ``computing`` until then)."""
+    async with asyncio.timeout(120):
+        while (view := get(f"{server.url}/api/replays/{rid}/analysis"))["status"] == "computing":
+            await asyncio.sleep(0.1)
+    return view
 
 
 async def play(client: Client, moves: list[str], state: dict[str, Any]) -> dict[str, Any]:
@@ -163,12 +175,15 @@ def test_a_second_server_on_the_same_data_is_refused(tmp_path: Path) -> None:
 
 async def test_export_from_the_durable_store_and_import_into_redis_keeps_the_history(tmp_path: Path) -> None:
     data, dump = tmp_path / "data", tmp_path / "race.jsonl.gz"
-    server = server_on(data)
+    server = server_on(data, analysis_nodes="200000")
     try:
         raced = await ann_wins_bob_resigns(server, ann={"device": ANN})
         await raced.close()
         fay, fay_joined, _ = await daily_win(server, data, "Fay", FAY)
         before = history(server, raced.code, fay_joined["token"])
+        games = [g["id"] for g in before["replays"]["replays"]]
+        analyses = {rid: await analysed(server, rid) for rid in games}  # (Fay's waits for her day's end)
+        assert [a["status"] for a in analyses.values()] == ["done", "done"]
         ask = {"type": "leaderboard", "difficulty": "easy", "token": fay_joined["token"]}
         mine = await fay.request(ask, "leaderboard")
         await fay.close()
@@ -178,7 +193,7 @@ async def test_export_from_the_durable_store_and_import_into_redis_keeps_the_his
             [sys.executable, "-m", "race", "export", str(dump)], env=env, cwd=ROOT, capture_output=True
         )
         assert done.returncode == 0, done.stderr
-        assert "3 records" in done.stderr.decode()  # Ann's, Bob's and Fay's games
+        assert "3 records, 2 analyses" in done.stderr.decode()  # Ann's, Bob's and Fay's games; the race's two
     finally:
         server.stop()
     redis = RedisServer()
@@ -186,9 +201,11 @@ async def test_export_from_the_durable_store_and_import_into_redis_keeps_the_his
         args = [sys.executable, "-m", "race", "import", str(dump), "--to", redis.url]
         done = subprocess.run(args, cwd=ROOT, capture_output=True, timeout=60)
         assert done.returncode == 0, done.stderr
-        server = server_on(tmp_path / "unused", redis.url)
+        assert "3 records, 2 analyses" in done.stderr.decode()
+        server = server_on(tmp_path / "unused", redis.url, analysis_nodes="0")  # computes none itself
         try:
             assert history(server, raced.code, fay_joined["token"]) == before
+            assert {rid: get(f"{server.url}/api/replays/{rid}/analysis") for rid in games} == analyses
             fay = await Client.connect(server.ws_url)
             again = await fay.request(ask, "leaderboard")
             assert (again["me"], again["streak"], again["entries"]) == (mine["me"], mine["streak"], mine["entries"])
