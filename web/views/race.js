@@ -1,5 +1,5 @@
-// The race as a player sees it: board, countdown, toolbar, banners, rivals, side panel and
-// keys. It draws a room's state and hands what the player does to ``act`` (the seat's).
+// The race as a player sees it: board, countdown, toolbar, banners, rivals, side panel, keys
+// (keys.js). It draws a room's state and hands what the player does to ``act`` (the seat's).
 
 import { BoardView } from "../board/board.js";
 import { winCascade } from "../board/cascade.js";
@@ -16,12 +16,12 @@ import { RoomRatings } from "../ratings.js";
 import { ReplayLinks } from "../replays.js";
 import { sound } from "../sound.js";
 import { bannerArea, raceBanners } from "./banners.js";
+import { RaceKeys } from "./keys.js";
 import { podiumView } from "./moments.js";
 import { seriesPodium, seriesScore, seriesWinner } from "./series.js";
 import { shareButton } from "./share.js";
 import { drawRivals, drawSide, drawToEnd } from "./side.js";
 import { keysHelp, resignWords, toolbar } from "./toolbar.js";
-import { foundationOfDigit, keyAction, typedMove } from "../model/keys.js";
 
 /** The round's games on the record (seat -> id), with the games its ghosts raced again. */
 function withGhosts(replays, room) {
@@ -79,19 +79,8 @@ export class RaceView {
     // At race over, the podium: the head of the race-over panel, the ranking under it (side.js).
     this.podium = null;
     const wrap = h("div", { class: "board-wrap" }, this.board.el, this.countdown);
-    // A move typed in the engine's notation (":" opens it).
-    this.typed = h("input", { "data-testid": "notation-input", autocomplete: "off", spellcheck: "false", "aria-label": t("keys.typeLabel"), placeholder: "p3>uH" });
-    this.typedNote = h("span", { class: "note", "data-testid": "notation-note", "aria-live": "polite" });
-    this.notation = h(
-      "form",
-      { class: "notation", "data-testid": "notation", hidden: true, onsubmit: (e) => this.submitTyped(e) },
-      this.typed,
-      this.typedNote,
-    );
-    this.typed.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") this.closeTyped();
-    });
-    this.play = h("div", { class: "play" }, this.tools.el, this.notation, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap);
+    this.keyboard = new RaceKeys(this.board, act, { state: () => this.s, shown: () => !this.el.hidden, help: this.keys });
+    this.play = h("div", { class: "play" }, this.tools.el, this.keyboard.notation, this.rivals, this.toEndEl, banners, this.toRanking, this.shareRow, wrap);
     this.wrap = wrap;
     this.notes = [banners, this.toRanking, this.shareRow];
     this.el = h("section", { class: "race", "data-testid": "race" }, this.keys, this.play, this.side);
@@ -323,101 +312,11 @@ export class RaceView {
     this.confirm("end", this.act.end);
   }
 
+  /** A key pressed on the page (the room page hands them all here). */
   onKey(e) {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = e.target?.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-    const key = e.key.toLowerCase();
-    const counting = !!this.s && phase(this.s) === "countdown";
-    // A key held down repeats: U undoes move after move (each after the last one's reply),
-    // but S, H, ? (and U in the countdown: told once it has not started) act once a press.
-    if (e.repeat && (key === "s" || key === "h" || key === "?" || (key === "u" && counting))) {
-      e.preventDefault();
-      return;
-    }
-    if (this.boardKey(e, key, counting)) {
-      e.preventDefault();
-      return;
-    }
-    if (counting && (key === "u" || key === "s" || key === "h")) this.board.announce(t("race.notYet"));
-    else if (key === "u") this.act.undo();
-    else if (key === "s") this.act.shuffle();
-    else if (key === "h") this.act.hint();
-    else if (key === "?" && !this.el.hidden) this.keys.open = !this.keys.open;
-    else if (key === "escape") {
-      this.keys.open = false;
-      this.board.clearSelection();
-    } else return;
-    e.preventDefault();
+    this.keyboard.onKey(e);
   }
 }
-
-/** (RaceView's keys for the board: see model/keys.js) */
-Object.assign(RaceView.prototype, {
-  /** A board key (a pile's, a target's, F and a digit, ":"); true if it was one. */
-  boardKey(e, key, counting) {
-    if (!this.s?.mine || this.el.hidden) return false;
-    const tag = e.target?.tagName;
-    const onControl = tag === "BUTTON" || tag === "A" || tag === "SUMMARY";
-    if (e.key === ":") {
-      this.openTyped();
-      return true;
-    }
-    if (this.pickFoundation) {
-      this.pickFoundation = false;
-      const zone = foundationOfDigit(e.key);
-      if (zone) {
-        this.board.el.classList.add("keyed");
-        if (counting) this.board.announce(t("race.notYet"));
-        else this.board.select(zone);
-        return true;
-      }
-    }
-    if (key === "f") {
-      this.pickFoundation = true;
-      return true;
-    }
-    if (onControl && (e.key === "Enter" || e.key === " ")) return false;
-    const b = this.board;
-    const action = keyAction(e.key, b.selected, b.bySource.get(b.selected) || []);
-    if (!action) return false;
-    if (e.repeat) return true;
-    b.el.classList.add("keyed");
-    if (counting) b.announce(t("race.notYet"));
-    else if (action.play) {
-      b.selected = null;
-      b.play(action.play);
-    } else if (action.select) b.select(action.select);
-    else if (action.clear) b.clearSelection();
-    else if (action.refuse) b.refuse(b.selected);
-    return true;
-  },
-
-  openTyped() {
-    this.notation.hidden = false;
-    this.typedNote.textContent = t("keys.typeHelp");
-    this.typed.value = "";
-    this.typed.focus();
-  },
-
-  closeTyped() {
-    this.notation.hidden = true;
-    this.board.piles[0]?.focus({ preventScroll: true });
-  },
-
-  submitTyped(e) {
-    e.preventDefault();
-    const move = typedMove(this.typed.value);
-    if (move && this.board.legal.includes(move)) {
-      this.board.selected = null;
-      this.board.play(move);
-      this.closeTyped();
-    } else {
-      this.typedNote.textContent = move ? t("keys.notLegal", { move }) : t("keys.notAMove");
-      sound.play("refused");
-    }
-  },
-});
 
 /** A race's result to share, once it is over: the player's place, time or cards, moves. */
 function raceResult(s) {
