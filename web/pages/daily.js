@@ -6,14 +6,15 @@
 // localStorage: the player token (crescent.daily.token, which is also the attempt's seat
 // token), the public player id, the display name, the difficulty and the current attempt.
 
-import { deviceKey } from "../device.js";
+import { askAttempt, roomRacing } from "../attempts.js";
 import { newestGame, raceGhosts } from "../ghostrace.js";
 import { fill, h, store, toast, tokenKey } from "../dom.js";
-import { phase } from "../model/select.js";
 import { errorText, t } from "../i18n.js";
+import { attemptOnBoard, dayBefore, untilMidnight, utcDate } from "../model/daily.js";
+import { phase } from "../model/select.js";
 import { difficultyText, isOut } from "../model/words.js";
 import { Link } from "../net.js";
-import { attemptWords, dailyLayout, dateLabel, DIFFICULTIES, drawBoard, drawStanding, intro } from "../views/daily.js";
+import { attemptWords, dailyLayout, dateLabel, DIFFICULTIES, drawBoard, drawPlay, drawStanding, intro } from "../views/daily.js";
 import { roomPage } from "./room.js";
 
 const KEY = {
@@ -24,18 +25,6 @@ const KEY = {
   attempt: "crescent.daily.attempt",
 };
 const TOP = 20;
-
-/** The UTC date (YYYY-MM-DD) of a server time in ms. */
-export function utcDate(ms) {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** The day before a YYYY-MM-DD date. */
-export function dayBefore(date) {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - 1);
-  return d.toISOString().slice(0, 10);
-}
 
 function loadJson(key) {
   try {
@@ -119,10 +108,7 @@ class DailyPage {
 
   tick() {
     const now = this.boardLink.serverNow();
-    const midnight = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1);
-    const left = Math.max(0, midnight - now);
-    const hours = Math.floor(left / 3600000);
-    const minutes = Math.floor((left % 3600000) / 60000);
+    const { hours, minutes } = untilMidnight(now);
     this.nextEl.textContent = t("daily.next", { h: hours, min: String(minutes).padStart(2, "0") });
     if (this.today && this.boardLink.ready && utcDate(now) > this.today) {
       // Midnight UTC passed: today's board is a new one.
@@ -230,18 +216,7 @@ class DailyPage {
   }
 
   renderPlayButton() {
-    let label = t("daily.play");
-    if (this.starting) label = t("daily.dealing");
-    else if (this.confirming) label = t("daily.startOver");
-    else if (this.attemptActive()) label = t("daily.newAttempt");
-    else if (this.attempt) label = t("daily.again");
-    this.playBtn.textContent = label;
-    this.playBtn.disabled = !!this.starting;
-    this.statusEl.textContent = this.starting
-      ? t("daily.dealingNote")
-      : "";
-    this.playBtn.classList.toggle("confirm", this.confirming);
-    this.pageEl.classList.toggle("playing", !!this.attempt);
+    drawPlay(this, { starting: !!this.starting, confirming: this.confirming, active: this.attemptActive(), attempt: !!this.attempt });
   }
 
   onPlay(e) {
@@ -270,37 +245,25 @@ class DailyPage {
 
   start(name, difficulty) {
     this.starting?.close();
-    let sent = false;
-    const link = new Link({
-      onOpen: () => {
-        if (sent) return;
-        sent = true;
-        const msg = { type: "daily", name, difficulty, device: deviceKey() };
-        if (this.token) msg.token = this.token;
-        link.send(msg);
+    this.starting = askAttempt({
+      name,
+      difficulty,
+      token: this.token,
+      joined: (link, m) => {
+        this.starting = null;
+        this.onJoined(link, m);
       },
-      onMessage: (m) => {
-        if (m.type === "joined" && m.daily) {
-          this.starting = null;
-          this.onJoined(link, m);
-        } else if (m.type === "error") {
-          if (m.code === "bad_token" && this.token) {
-            // The server no longer knows this player (kept too long, another server): a new one.
-            this.forgetPlayer();
-            link.send({ type: "daily", name, difficulty, device: deviceKey() });
-            toast(t("daily.newPlayer"));
-            return;
-          }
-          this.starting = null;
-          link.close();
-          toast(errorText(m), "error");
-          this.renderPlayButton();
-        }
+      refused: (m) => {
+        this.starting = null;
+        toast(errorText(m), "error");
+        this.renderPlayButton();
+      },
+      forgotten: () => {
+        this.forgetPlayer();
+        toast(t("daily.newPlayer"));
       },
     });
-    this.starting = link;
     this.renderPlayButton();
-    link.connect();
   }
 
   forgetPlayer() {
@@ -390,34 +353,20 @@ class DailyPage {
   /** Open a saved attempt of another day if its room still runs; forget it if it is over. */
   async reopenIfRunning(attempt) {
     this.unchecked = null;
-    let running = null; // unknown while the server cannot be asked: asked again when it is back
-    try {
-      const res = await fetch(`/api/rooms/${encodeURIComponent(attempt.code)}`, { cache: "no-store" });
-      if (res.ok) running = (await res.json()).phase === "racing";
-      else if (res.status === 404) running = false;
-    } catch {
-      running = null;
-    }
+    const running = await roomRacing(attempt.code); // null (not asked): asked again when the server is back
     if (this.destroyed || this.attempt || this.starting || loadJson(KEY.attempt)?.code !== attempt.code) return;
     if (running) this.openAttempt(attempt, null);
     else if (running === false) store.remove(KEY.attempt);
     else this.unchecked = attempt;
   }
 
-  /** A board of the attempt's day with my result: the attempt is ranked exactly when the
-   * result is its own (another attempt of the day, in another tab, may finish first). */
+  /** A board of the attempt's day with my result: whether the attempt is ranked, and an
+   * unverified result's reason (model/daily.js). */
   checkRanked(m) {
     const info = this.attemptInfo;
-    if (!this.attempt || !info || m.date !== info.date || m.difficulty !== info.difficulty) return;
-    const mine = m.me || (this.player ? m.entries.find((e) => e.player === this.player) : null);
-    const own = mine && mine.room === info.code;
-    const unverified = own ? (mine.unverified ?? null) : null;
-    const pace = own ? (mine.pace ?? null) : null; // the reason's rule and numbers (unverified: in English)
-    const same = unverified === (info.unverified ?? null) && JSON.stringify(pace) === JSON.stringify(info.pace ?? null);
-    if (!mine || (own === info.ranked && same)) return;
-    info.ranked = own;
-    info.unverified = unverified;
-    info.pace = pace;
+    const news = this.attempt && info ? attemptOnBoard(m, info, this.player) : null;
+    if (!news) return;
+    Object.assign(info, news);
     if (loadJson(KEY.attempt)?.code === info.code) store.set(KEY.attempt, JSON.stringify(info));
     this.attempt.render();
   }

@@ -56,6 +56,22 @@ export function dailyLayout(root, { name, difficulty, onPlay, onDifficulty }) {
   return el;
 }
 
+/** The Play button (of dailyLayout's ``playBtn``, ``statusEl`` and ``pageEl``): dealing an
+ * attempt (``starting``), waiting for a second press (``confirming``), over an attempt still
+ * running (``active``) or after one (``attempt``). */
+export function drawPlay({ playBtn, statusEl, pageEl }, { starting, confirming, active, attempt }) {
+  let label = t("daily.play");
+  if (starting) label = t("daily.dealing");
+  else if (confirming) label = t("daily.startOver");
+  else if (active) label = t("daily.newAttempt");
+  else if (attempt) label = t("daily.again");
+  playBtn.textContent = label;
+  playBtn.disabled = starting;
+  statusEl.textContent = starting ? t("daily.dealingNote") : "";
+  playBtn.classList.toggle("confirm", confirming);
+  pageEl.classList.toggle("playing", attempt);
+}
+
 /** Before an attempt (``note``: why the last one is gone). */
 export function intro(note = null) {
   return h(
