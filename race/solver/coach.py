@@ -5,7 +5,8 @@ A game's steps are its positions: step 0 is the deal, step ``k`` the position af
 
 - ``win``: a winning line from there is known, and replays through the engine to a win;
 - ``lost``: proven, by an exhaustive search with sound pruning only (:func:`race.solver.search.dfs`
-  or the solver's own proof), never a search that ran out of nodes;
+  or the solver's own proof), or by one suit that cannot be completed in an easier game of its
+  own (:mod:`race.solver.suits`); never by a search that ran out of nodes;
 - ``unknown``: neither, within the budget.
 
 Verdicts travel along moves, which is what keeps a game's analysis cheap. If a move leads from
@@ -32,6 +33,7 @@ from race.engine import Game
 from . import solve
 from .core import Budget
 from .search import EXHAUSTED, dfs
+from .suits import lost_suit
 
 Verdict = Literal["win", "lost", "unknown"]
 WIN: Verdict = "win"
@@ -45,13 +47,15 @@ class Limits:
     """How much search one game may have, in positions generated (nodes): the same verdicts on
     every machine. ``game``: every search of the game together; ``win``: one search for a win
     from a step; ``proof``: one exhaustive search for a loss (``proof_table``: its table's
-    entries, the memory bound); ``lines``: more searches, once every step that can be is
-    decided, for the solver's own line from steps whose win was found through a later step."""
+    entries, the memory bound); ``suit``: one suit's game, for a proof of loss a suit at a time
+    (:mod:`race.solver.suits`), tried before that proof; ``lines``: more searches, once every step that can
+    be is decided, for the solver's own line from steps whose win was found through a later step."""
 
     game: int = 3_000_000
     win: int = 300_000
     proof: int = 150_000
     proof_table: int = 200_000
+    suit: int = 5_000
     lines: int = 0
 
 
@@ -198,6 +202,10 @@ class _Coach:
         if found.status == "won":
             return self.settle(u, WIN, tuple(found.moves))
         if found.status == "unsolvable":
+            return self.settle(u, LOST)
+        suit, seen = lost_suit(game._piles, game._fnd, game.shuffles_left, self.limits.suit, self.left())
+        self.nodes += seen
+        if suit is not None:  # one suit cannot be completed even in its easier game (suits.py)
             return self.settle(u, LOST)
         nodes = min(self.limits.proof, self.left())
         if nodes <= 0:

@@ -8,9 +8,11 @@ moves, independent of the solver), then moves until the game is stuck.
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 from race.engine import Game
+from race.engine.tables import TOP
 
 from .winning_lines import winning_line
 
@@ -65,3 +67,44 @@ def lost_game(deal: int, difficulty: str, left: int = 6) -> tuple[tuple[str, ...
                     acts.append(str(probe.play(moves[0])))
                 return tuple(acts), cut
     raise LookupError(f"no losing move found on the line of {difficulty} deal {deal}")
+
+
+def small_position(rng: random.Random) -> Game:
+    """A position with 3-8 cards of one or two suits off the foundations, on 1-4 piles, and
+    0-2 shuffles left."""
+    game = Game.deal(1, "easy")
+    fnd = [13] * 8
+    cards: list[int] = []
+    suits = rng.sample(range(4), rng.choice((1, 2)))
+    off = rng.randint(3, 8)
+    while len(cards) < off:
+        f = rng.choice(suits) + rng.choice((0, 4))
+        if fnd[f] > 1:
+            cards.append(TOP[f][fnd[f]])
+            fnd[f] -= 1
+    rng.shuffle(cards)
+    piles: list[list[int]] = [[] for _ in range(16)]
+    used = rng.sample(range(16), rng.randint(1, 4))
+    for i, c in enumerate(cards):
+        piles[used[i] if i < len(used) else rng.choice(used)].append(c)
+    game._piles, game._fnd, game.shuffles_left = piles, fnd, rng.randint(0, 2)
+    return game
+
+
+HEARTS = 1  # (suits: 0 spades, 1 hearts, 2 diamonds, 3 clubs)
+
+
+def hearts_left(piles: list[list[int]], shuffles: int, spades: list[list[int]] | None = None) -> Game:
+    """A position where every suit is home but hearts (its up foundation at the Jack: it needs
+    the Queen, then the King; its down foundation full), on ``piles`` of hearts' ranks (0 =
+    Ace); and, given ``spades``, the spades' up foundation at the Jack too, with those piles."""
+    game = Game.deal(1, "easy")
+    fnd = [13] * 8
+    fnd[HEARTS] = 11
+    cards = [[HEARTS * 13 + rank for rank in pile] for pile in piles]
+    if spades is not None:
+        fnd[0] = 11
+        cards += [list(pile) for pile in spades]
+    game._piles = cards + [[] for _ in range(16 - len(cards))]
+    game._fnd, game.shuffles_left = fnd, shuffles
+    return game

@@ -7,9 +7,8 @@ from __future__ import annotations
 import random
 
 from race.engine import Game
-from race.engine.tables import TOP
 from race.solver.coach import LOST, UNKNOWN, WIN, Limits, analyse, expand, shortened
-from tests.support.slips import lost_game, winnable
+from tests.support.slips import hearts_left, lost_game, small_position, winnable
 from tests.support.winning_lines import winning_line
 
 QUICK = Limits(game=1_000_000, win=100_000, proof=50_000)
@@ -75,28 +74,6 @@ def test_the_slip_lands_on_the_move_that_lost_the_win() -> None:
     check_verdicts(start, acts)
 
 
-def small_position(rng: random.Random) -> Game:
-    """A position with 3-8 cards of one or two suits off the foundations, on 1-4 piles, and
-    0-2 shuffles left."""
-    game = Game.deal(1, "easy")
-    fnd = [13] * 8
-    cards: list[int] = []
-    suits = rng.sample(range(4), rng.choice((1, 2)))
-    off = rng.randint(3, 8)
-    while len(cards) < off:
-        f = rng.choice(suits) + rng.choice((0, 4))
-        if fnd[f] > 1:
-            cards.append(TOP[f][fnd[f]])
-            fnd[f] -= 1
-    rng.shuffle(cards)
-    piles: list[list[int]] = [[] for _ in range(16)]
-    used = rng.sample(range(16), rng.randint(1, 4))
-    for i, c in enumerate(cards):
-        piles[used[i] if i < len(used) else rng.choice(used)].append(c)
-    game._piles, game._fnd, game.shuffles_left = piles, fnd, rng.randint(0, 2)
-    return game
-
-
 def test_small_positions_every_verdict_agrees_with_a_plain_exhaustive_search() -> None:
     rng = random.Random(46)
     seen = {WIN: 0, LOST: 0, UNKNOWN: 0}
@@ -130,3 +107,13 @@ def test_a_budget_too_small_says_unknown_never_lost() -> None:
     analysis = analyse(start, line, Limits(game=3_000, win=1_000, proof=1_000))
     assert {s.verdict for s in analysis.steps} == {UNKNOWN}
     assert analysis.slip is None and analysis.nodes <= 3_000 + 1_000
+
+
+def test_a_suit_that_cannot_be_completed_proves_the_loss_alone() -> None:
+    """Hearts' King lies on the Queen it waits for, no shuffle left; the spades can still move
+    (so no search ends for want of moves). With no budget for a win or the depth-first
+    proof, the suit's own game proves the loss; without that either, nothing is known."""
+    start = hearts_left([[11, 12]], 0, spades=[[11], [12]])
+    assert start.legal_moves()  # (hearts alone are lost by a plain search: test_suits.py)
+    assert analyse(start, [], Limits(win=1, proof=0)).steps[0].verdict == LOST
+    assert analyse(start, [], Limits(win=1, proof=0, suit=0)).steps[0].verdict == UNKNOWN
