@@ -17,10 +17,12 @@ from race.engine.tables import TOP
 from .winning_lines import winning_line
 
 
-def winnable(game: Game, limit: int = 50_000) -> bool | None:
+def winnable(game: Game, limit: int | None = 50_000, *, give_backs: bool = True) -> bool | None:
     """Whether ``game``'s position can be won: a plain exhaustive search over
     :meth:`Game.legal_moves` keyed by :meth:`Game.position_key`, no symmetry, no dominance, no
-    pruning; ``None`` when more than ``limit`` positions would be needed."""
+    pruning; ``None`` when more than ``limit`` positions would be needed (no bound: None).
+    With ``give_backs=False`` it never plays a foundation card back (to find positions whose
+    only wins need one)."""
     g = game.copy()
     g.move_stack = []
     if g.is_won:
@@ -34,6 +36,8 @@ def winnable(game: Game, limit: int = 50_000) -> bool | None:
             if g.move_stack:
                 g.undo()
             continue
+        if not give_backs and str(move)[0] in "ud":
+            continue
         g.push(move)
         if g.is_won:
             return True
@@ -42,7 +46,7 @@ def winnable(game: Game, limit: int = 50_000) -> bool | None:
             g.undo()
             continue
         seen.add(key)
-        if len(seen) > limit:
+        if limit is not None and len(seen) > limit:
             return None
         stack.append(iter(g.legal_moves()))
     return False

@@ -3,6 +3,7 @@ rule is sound, pinned deals keep their results, and the CLI commands work."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import random
 import subprocess
@@ -35,6 +36,7 @@ from race.solver.position import (
 from race.solver.scoring import SCORERS, Scorer, make_scorer
 from race.solver.search import EXHAUSTED, WON, Budget, beam, dfs
 from race.solver.stats import percentile, wilson
+from tests.support.slips import winnable
 
 
 def replays_to_win(game: Game, moves: list[str]) -> bool:
@@ -44,38 +46,8 @@ def replays_to_win(game: Game, moves: list[str]) -> bool:
     return replay.is_won
 
 
-def brute_force_winnable(game: Game, give_backs: bool = True, limit: int | None = None) -> bool | None:
-    """Plain exhaustive search over the engine's own moves and keys: no symmetry, no dominance.
-
-    With ``give_backs=False`` it never plays a foundation card back (to find positions whose
-    only wins need one). With a ``limit`` on positions it returns ``None`` when that runs out."""
-    g = game.copy()
-    g.move_stack = []
-    if g.is_won:
-        return True
-    seen = {g.position_key()}
-    stack = [iter(g.legal_moves())]
-    while stack:
-        move = next(stack[-1], None)
-        if move is None:
-            stack.pop()
-            if g.move_stack:
-                g.undo()
-            continue
-        if not give_backs and str(move)[0] in "ud":
-            continue
-        g.push(move)
-        if g.is_won:
-            return True
-        key = g.position_key()
-        if key in seen:
-            g.undo()
-            continue
-        seen.add(key)
-        if limit is not None and len(seen) > limit:
-            return None
-        stack.append(iter(g.legal_moves()))
-    return False
+#: The plain exhaustive search (tests/support/slips.py), with no bound unless given one.
+brute_force_winnable = functools.partial(winnable, limit=None)
 
 
 def small_position(rng: random.Random, off: int, shuffles: int, piles_used: int) -> Game:
