@@ -65,6 +65,7 @@ class Ending:
         ended = await self.rooms.transact(code, action, missing_ok=True)
         if ended:
             log.info("room %s: race over", code)
+            await self._tell(code, await self.rooms.store.read_all(code))  # nobody idle now
         return bool(ended)
 
     def _over(
@@ -161,6 +162,7 @@ class Ending:
             idle.pop(sid, None)  # asking is no move, but whoever asks is here
             present = still_here(racing, here, since, self.host_away_ms, now, idle)
             if msg.vote and vote_carries([s for s, _ in seats], present):
+                carried.append(True)
                 over = self._over(room, seats, Ended.VOTE, {key: dump(seat)})
                 return Change(over.write, over.expect, over.publish, noted, reply, events=over.events)
             told = player_message(meta, seat, game, version, action, (progress(seat, game), board(game)), ph)
@@ -172,9 +174,12 @@ class Ending:
                 value=reply,
             )
 
+        carried: list[bool] = []  # (the vote carried: the race is over)
         state = await self.rooms.transact(code, action, missing_ok=True)
         if state is None:
             raise unknown_room(code)
+        if carried:
+            await self._tell(code, await self.rooms.store.read_all(code))  # nobody idle now
         return [state]
 
     async def out(self, code: str) -> None:

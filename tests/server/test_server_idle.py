@@ -43,8 +43,10 @@ async def test_a_page_learns_that_an_idle_rival_may_be_raced_past(served: Server
     assert back["end_from"]["s1"] is None  # Bob is here and has just moved
     again = await ann.expect("presence", timeout=8, where=lambda m: "s2" in m["idle"])
     assert isinstance(again["end_from"]["s1"], int)
+    bob.inbox.clear()  # (what came before: Ann idle all along)
     await ann.send({"type": "end"})
     over = await ann.expect("room", where=lambda m: m["room"]["phase"] == "over")
     assert over["room"]["ended_by"] == "end"
+    await bob.expect("presence", timeout=8, where=lambda m: m["idle"] == [])  # over: nobody is idle
     await ann.close()
     await bob.close()
