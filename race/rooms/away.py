@@ -3,8 +3,9 @@
 A player is away once no connection of theirs has been open for ``away_ms`` (a reload or a
 dropped connection is not away); ``here`` are the seats with a connection open, ``since``
 when each of the others went (server milliseconds). A player still racing is also away for
-the ending rules once idle: no accepted action (a move, an undo, a restart) for ``idle_ms``
-(:func:`idle_seats`), even with a connection open; ``idle`` are those seats, with the time
+the ending rules once idle: no accepted action (a move, an undo, a restart) for ``idle_ms``,
+or no more cards home than before for :data:`STALL_FACTOR` times that (:func:`idle_at`),
+even with a connection open; ``idle`` are those seats, with the time
 from which each is.
 """
 
@@ -15,17 +16,27 @@ from collections.abc import Mapping, Sequence
 
 from race.rooms.model import Seat, is_done
 
+#: A player who brings no more cards home than before for this many times the idle time is
+#: idle too, however busy: moving cards to and fro, or undoing, cannot hold a race open.
+STALL_FACTOR = 5
+
 
 def idle_at(seat: Seat, start: int, idle_ms: int) -> int:
     """The server time from which ``seat`` is idle if it does nothing more: ``idle_ms`` after
-    its last accepted action, or after the ``start`` of the race if it never acted.
+    its last accepted action (or after the ``start`` of the race if it never acted), or
+    :data:`STALL_FACTOR` times that after it last had more cards home than ever, whichever
+    comes first.
 
     >>> idle_at(Seat(seat="s1", name="Ann", game={}), 1000, 120000)
     121000
     >>> idle_at(Seat(seat="s1", name="Ann", game={}, last_at=5000), 1000, 120000)
     126000
+    >>> idle_at(Seat(seat="s1", name="Ann", game={}, last_at=599000, best_at=2000), 1000, 120000)
+    603000
     """
-    return start + (seat.last_at or 0) + idle_ms
+    acted = (seat.last_at or 0) + idle_ms
+    progressed = (seat.best_at or 0) + STALL_FACTOR * idle_ms
+    return start + min(acted, progressed)
 
 
 def idle_seats(seats: Sequence[Seat], start: int | None, idle_ms: int, now: int) -> dict[str, int]:

@@ -141,6 +141,10 @@ class Seat(msgspec.Struct, kw_only=True):
     #: When the player's last accepted action was (a move, an undo, a restart), in ms from
     #: the start as ``finished_ms`` and the acts; None before the first. See :func:`race.rooms.away.idle_at`.
     last_at: int | None = None
+    #: The most cards the player has had home this round (past the deal's 8 bases), and when
+    #: that last rose (ms from the start; None before): moving cards to and fro adds nothing.
+    best: int = 0
+    best_at: int | None = None
 
 
 #: The stored documents' decoders: a room's ``meta`` and a ``p:SEAT`` document.
@@ -339,7 +343,8 @@ def take_move(
     ``action``, a move's text (``played``), ``undo`` or ``restart``. A move is counted; the
     action's id is kept (a retry of it is answered, not played again); a daily attempt's
     clock starts at its first action (``meta.start_at``); a win takes its time; the action
-    is noted for the record, its time as the seat's ``last_at``, and the game saved. Returns
+    is noted for the record, its time as the seat's ``last_at`` (and ``best_at`` when it
+    brought more cards home than ever this round), and the game saved. Returns
     the documents to write with the seat (see :func:`note_action` and :func:`save_game`), and
     whether the clock started."""
     if played:
@@ -352,6 +357,8 @@ def take_move(
     if game.is_won:
         seat.finished_ms = now - meta.start_at
     seat.last_at = now - meta.start_at
+    if game.cards_on_foundations > max(seat.best, 8):  # (the 8 bases are home at the deal)
+        seat.best, seat.best_at = game.cards_on_foundations, seat.last_at
     write = note_action(seat, action, seat.last_at)
     write.update(save_game(seat, game, played=played))
     return write, clock_starts

@@ -170,7 +170,7 @@ class Rounds:
                 continue
             save_game(seat, Game.deal(meta.deal, meta.difficulty), played=False)
             seat.moves, seat.finished_ms, seat.resigned, seat.last_id = 0, None, False, None
-            seat.end_vote, seat.last_at = False, None
+            seat.end_vote, seat.last_at, seat.best, seat.best_at = False, None, 0, None
             seat.acts, seat.logged = [], 0
             seat.hints, seat.hint_act = 0, -1  # (hints are counted by the round)
             write[key] = dump(seat)

@@ -10,6 +10,7 @@ import pytest
 
 from race.app import Parts
 from race.live.scheduler import Deadline
+from race.rooms.away import STALL_FACTOR
 from race.rooms.errors import Refused
 from race.service import Session
 from race.store import Store
@@ -141,3 +142,29 @@ async def test_whoever_asks_to_end_counts_as_here_though_idle(store: Store) -> N
     await here(store, code, clock, 2)
     await parts.service.handle(ann, p.VoteEnd())
     assert await phase(parts, code) == ("over", "vote")
+
+
+async def test_a_rival_who_only_moves_to_and_fro_is_raced_past_in_the_end(store: Store) -> None:
+    """Bob shuffles and undoes it, again and again, never idle by the clock of his actions;
+    but he brings no card home: STALL_FACTOR times RACE_IDLE_SECONDS after the start, Ann may
+    end the race all the same."""
+    clock = Clock()
+    parts = wired(store, clock, countdown_seconds=0, race_idle_seconds=IDLE_S)
+    code, (ann, bob), _ = await started(parts, "Ann", "Bob")
+    t0, stalled = clock.now, clock.now + STALL_FACTOR * IDLE_S * 1000
+    while clock.now + (IDLE_S - 1) * 1000 < stalled:
+        clock.now += (IDLE_S - 1) * 1000
+        _, state = await parts.service.handle(bob, p.Sync())
+        if state["can_undo"]:
+            await parts.service.handle(bob, p.Undo(version=state["version"]))
+        else:
+            await parts.service.handle(bob, p.Play(move="shuffle", version=state["version"]))
+        await here(store, code, clock, 2)
+        with pytest.raises(Refused) as info:
+            await parts.service.handle(ann, p.End())
+        assert info.value.code == "rival_racing"
+    clock.now = stalled
+    await here(store, code, clock, 2)
+    assert await parts.service.handle(ann, p.End()) == []
+    assert await phase(parts, code) == ("over", "end")
+    assert clock.now - t0 == STALL_FACTOR * IDLE_S * 1000
